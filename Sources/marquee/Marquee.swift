@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Marquee: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "marquee",
+        abstract: "A kiosk and signage player for Linux: FFmpeg decoding, KMS/DRM video, ALSA audio, evdev keypads.",
+        subcommands: []
+    )
+}

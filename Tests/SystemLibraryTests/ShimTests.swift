@@ -1,0 +1,116 @@
+import CALSA
+import CDRM
+import CEvdev
+import CFFmpeg
+import Glibc
+import MarqueeCore
+import Testing
+
+/// The shim headers exist to carry C macros into Swift; these pin each wrapper to the value the
+/// C headers define and prove every system library links.
+@Suite struct FFmpegShimTests {
+    @Test func errorCodesMatchTheHeaders() {
+        #expect(marquee_averror_eagain() == -EAGAIN)
+        #expect(marquee_averror(ENOMEM) == -ENOMEM)
+        // AVERROR_EOF is FFERRTAG('E','O','F',' '): the negated little-endian tag.
+        let eofTag = Int32(bitPattern: UInt32(0x45) | UInt32(0x4F) << 8 | UInt32(0x46) << 16 | UInt32(0x20) << 24)
+        #expect(marquee_averror_eof() == -eofTag)
+        #expect(marquee_averror_invaliddata() != marquee_averror_eof())
+    }
+
+    @Test func timeConstantsMatchTheHeaders() {
+        #expect(marquee_av_nopts_value() == Int64.min)
+        let q = marquee_av_time_base_q()
+        #expect(q.num == 1 && q.den == AV_TIME_BASE)
+        #expect(AV_TIME_BASE == 1_000_000)
+    }
+
+    @Test func librariesLinkAndReportTheirVersions() {
+        #expect(avformat_version() >> 16 >= 59)
+        #expect(avcodec_version() >> 16 >= 59)
+        #expect(avutil_version() >> 16 >= 57)
+        #expect(swscale_version() >> 16 >= 6)
+        #expect(swresample_version() >> 16 >= 4)
+        var message = [CChar](repeating: 0, count: Int(marquee_av_error_max_string_size()))
+        #expect(av_strerror(marquee_averror_eof(), &message, message.count) == 0)
+        #expect(String(cString: message) == "End of file")
+    }
+}
+
+@Suite struct DRMShimTests {
+    private func fourcc(_ code: String) -> UInt32 {
+        code.utf8.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+    }
+
+    @Test func pixelFormatsAreTheirFourCCs() {
+        #expect(marquee_drm_format_xrgb8888() == fourcc("XR24"))
+        #expect(marquee_drm_format_argb8888() == fourcc("AR24"))
+        #expect(marquee_drm_format_nv12() == fourcc("NV12"))
+        #expect(marquee_drm_format_yuv420() == fourcc("YU12"))
+        #expect(marquee_drm_format_mod_linear() == 0)
+    }
+
+    @Test func rotationsAreDistinctBits() {
+        let bits = [marquee_drm_mode_rotate_0(), marquee_drm_mode_rotate_90(),
+                    marquee_drm_mode_rotate_180(), marquee_drm_mode_rotate_270()]
+        #expect(bits == [1, 2, 4, 8])
+        #expect(marquee_drm_mode_page_flip_event() == 0x01)
+        #expect(marquee_drm_mode_atomic_allow_modeset() == 0x0400)
+    }
+
+    @Test func libdrmLinks() {
+        // No /dev/dri on build machines: libdrm must say so rather than crash.
+        #expect(drmAvailable() == 0 || drmAvailable() == 1)
+    }
+}
+
+@Suite struct ALSAShimTests {
+    @Test func recoverableErrorsAreNegatedErrno() {
+        #expect(marquee_alsa_error_underrun() == -EPIPE)
+        #expect(marquee_alsa_error_suspended() == -ESTRPIPE)
+        #expect(marquee_alsa_error_would_block() == -EAGAIN)
+    }
+
+    @Test func alsaLibLinksAndExplainsErrors() {
+        #expect(String(cString: snd_asoundlib_version()).hasPrefix("1."))
+        #expect(String(cString: snd_strerror(marquee_alsa_error_underrun())) == "Broken pipe")
+    }
+}
+
+@Suite struct EvdevShimTests {
+    @Test func ioctlRequestsMatchTheKernelEncoding() {
+        // _IOW('E', 0x90, int): direction write (1) << 30 | size 4 << 16 | 'E' << 8 | 0x90.
+        #expect(marquee_eviocgrab() == (1 << 30) | (4 << 16) | (0x45 << 8) | 0x90)
+        // _IOR('E', 0x01, int): direction read (2) << 30.
+        #expect(marquee_eviocgversion() == (2 << 30) | (4 << 16) | (0x45 << 8) | 0x01)
+    }
+
+    /// The core carries its own copy of the kernel's key table (it may not import libevdev).
+    /// libevdev omits kernel aliases (KEY_ZOOM for KEY_FULL_SCREEN) and keys newer than itself,
+    /// so the check runs both ways: every name libevdev knows must agree with the core, and
+    /// every key libevdev can name must be in the core.
+    @Test func coreKeyNamesAgreeWithLibevdev() {
+        var mismatches: [String] = []
+        var knownToLibevdev = 0
+        for name in KeyName.allNames {
+            let code = libevdev_event_code_from_name(UInt32(EV_KEY), name)
+            guard code >= 0 else { continue }
+            knownToLibevdev += 1
+            if code != Int32(KeyName(name)!.code) { mismatches.append("\(name): core \(KeyName(name)!.code), libevdev \(code)") }
+        }
+        for code in 1..<UInt32(KEY_MAX) { // KEY_RESERVED (0) is never a real key
+            guard let cName = libevdev_event_code_get_name(UInt32(EV_KEY), code) else { continue }
+            let name = String(cString: cName)
+            if KeyName(name)?.code != UInt16(code) { mismatches.append("libevdev \(name)=\(code) missing from core") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+        #expect(knownToLibevdev > 550)
+    }
+
+    @Test func libevdevNamesEveryDefaultMapCode() {
+        for code in KeyMap.default.boundCodes {
+            let name = libevdev_event_code_get_name(UInt32(EV_KEY), UInt32(code))
+            #expect(name != nil, "code \(code)")
+        }
+    }
+}
