@@ -1,0 +1,69 @@
+import Foundation
+
+/// One line of the `--events` log: `{"event":"itemStarted","index":0,"t":1.25,"url":"..."}`.
+/// Keys are sorted so lines are byte-stable for tests and diffing; times are seconds.
+public struct EventLogRecord: Encodable, Sendable {
+    public let secondsSinceStart: Double
+    public let event: PlayerEvent
+
+    public init(secondsSinceStart: Double, event: PlayerEvent) {
+        self.secondsSinceStart = secondsSinceStart
+        self.event = event
+    }
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var fields = encoder.container(keyedBy: Key.self)
+        try fields.encode(secondsSinceStart, forKey: Key("t"))
+        try fields.encode(event.name, forKey: Key("event"))
+        switch event {
+        case .itemStarted(let index, let url):
+            try fields.encode(index, forKey: Key("index"))
+            try fields.encode(url, forKey: Key("url"))
+        case .itemEnded(let index, let url, let reason, let message):
+            try fields.encode(index, forKey: Key("index"))
+            try fields.encode(url, forKey: Key("url"))
+            try fields.encode(reason, forKey: Key("reason"))
+            try fields.encodeIfPresent(message, forKey: Key("message"))
+        case .playbackStateChanged(let from, let to):
+            try fields.encode(from, forKey: Key("from"))
+            try fields.encode(to, forKey: Key("state"))
+        case .loadStateChanged(let state):
+            try fields.encode(state, forKey: Key("state"))
+        case .timeJumped(let from, let to):
+            try fields.encode(from.seconds, forKey: Key("from"))
+            try fields.encode(to.seconds, forKey: Key("to"))
+        case .playbackStalled:
+            break
+        case .durationAvailable(let duration):
+            try fields.encode(duration.seconds, forKey: Key("duration"))
+        case .naturalSizeAvailable(let width, let height):
+            try fields.encode(width, forKey: Key("width"))
+            try fields.encode(height, forKey: Key("height"))
+        case .scalingModeChanged(let mode):
+            try fields.encode(mode, forKey: Key("mode"))
+        case .repeatModeChanged(let mode):
+            try fields.encode(mode, forKey: Key("mode"))
+        case .error(let message):
+            try fields.encode(message, forKey: Key("message"))
+        }
+    }
+
+    /// The record as one line of JSON, without the newline.
+    public func jsonLine() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding strings, numbers and enums cannot fail; a failure here is a programming error.
+        guard let data = try? encoder.encode(self), let line = String(data: data, encoding: .utf8) else {
+            preconditionFailure("event \(event.name) failed to encode")
+        }
+        return line
+    }
+}

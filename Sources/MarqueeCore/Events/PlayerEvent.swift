@@ -1,0 +1,34 @@
+/// Everything the player reports. Names and fields are an interface (the `--events` log): change
+/// them deliberately.
+public enum PlayerEvent: Equatable, Sendable {
+    /// The now-playing item changed.
+    case itemStarted(index: Int, url: String)
+    case itemEnded(index: Int, url: String, reason: FinishReason, message: String?)
+    case playbackStateChanged(from: PlaybackState, to: PlaybackState)
+    case loadStateChanged(LoadState)
+    /// The position moved other than by playing: a seek completed.
+    case timeJumped(from: MediaTime, to: MediaTime)
+    case playbackStalled
+    case durationAvailable(MediaTime)
+    case naturalSizeAvailable(width: Int, height: Int)
+    case scalingModeChanged(ScalingMode)
+    case repeatModeChanged(RepeatMode)
+    case error(message: String)
+
+    /// The event's name in the log.
+    public var name: String {
+        switch self {
+        case .itemStarted: "itemStarted"
+        case .itemEnded: "itemEnded"
+        case .playbackStateChanged: "playbackStateChanged"
+        case .loadStateChanged: "loadStateChanged"
+        case .timeJumped: "timeJumped"
+        case .playbackStalled: "playbackStalled"
+        case .durationAvailable: "durationAvailable"
+        case .naturalSizeAvailable: "naturalSizeAvailable"
+        case .scalingModeChanged: "scalingModeChanged"
+        case .repeatModeChanged: "repeatModeChanged"
+        case .error: "error"
+        }
+    }
+}
