@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Marquee builds and tests against. Idempotent: skips apt when all
+# are present, so re-running the README commands costs nothing.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
+  libdrm-dev libasound2-dev libevdev-dev
+  ffmpeg            # test fixtures are generated with the ffmpeg CLI
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "Installing: ${missing[*]}" >&2
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
