@@ -10,6 +10,9 @@ import Testing
         ("3.", MediaTime(seconds: 3)),
         ("  3  ", MediaTime(seconds: 3)),
         ("0.000000001", MediaTime(1, per: 1_000_000_000)),
+        ("999999999.999999999", MediaTime(999_999_999_999_999_999, per: 1_000_000_000)),
+        ("999999:59:59.999999999", MediaTime(seconds: 999_999 * 3600 + 3599) + MediaTime(999_999_999, per: 1_000_000_000)),
+        ("999999:59.5", MediaTime(seconds: 999_999 * 60 + 59) + MediaTime(1, per: 2)),
         ("0:30", MediaTime(seconds: 30)),
         ("1:05", MediaTime(seconds: 65)),
         ("90:00", MediaTime(seconds: 5400)),
@@ -35,6 +38,10 @@ import Testing
         ("a:30", "whole number"),
         ("0:3a", "not a number"),
         ("0.0000000001", "expected seconds"),
+        ("999999999999.999999999", "expected seconds"),
+        ("1234567890", "expected seconds"),
+        ("9999999:00:00", "whole number"),
+        ("1000000:00", "whole number"),
     ])
     func rejectsMalformedTimesWithAReason(text: String, reasonFragment: String) {
         guard case .failure(let error) = MediaTime.parse(text) else {
@@ -43,6 +50,19 @@ import Testing
         }
         #expect(error.description.contains(reasonFragment), "\(error)")
         #expect(error.description.contains("'\(text)'"))
+    }
+
+    /// Any text a config can hold must parse or be rejected, never trap (overflow was a real bug).
+    @Test func randomTextNeverTrapsAndNeverParsesNegative() {
+        var random = SeededRandom(seed: 2026)
+        let alphabet = Array("0123456789999:. -e")
+        for _ in 0..<20_000 {
+            let length = random.nextIndex(below: 32)
+            let text = String((0..<length).map { _ in alphabet[random.nextIndex(below: alphabet.count)] })
+            if case .success(let time) = MediaTime.parse(text) {
+                #expect(time >= .zero, "\(text)")
+            }
+        }
     }
 
     @Test func arithmeticIsExactAndReduced() {
@@ -106,11 +126,11 @@ import Testing
     }
 
     @Test(arguments: [
-        (MediaTime.zero, "00:00.000"),
-        (MediaTime(5, per: 2), "00:02.500"),
+        (MediaTime.zero, "0:00.000"),
+        (MediaTime(5, per: 2), "0:02.500"),
         (MediaTime(3723_250, per: 1000), "1:02:03.250"),
-        (MediaTime(-83, per: 1), "-01:23.000"),
-        (MediaTime(1, per: 3), "00:00.333"),
+        (MediaTime(-83, per: 1), "-1:23.000"),
+        (MediaTime(1, per: 3), "0:00.333"),
     ])
     func describesItselfAsAClock(time: MediaTime, expected: String) {
         #expect(time.description == expected)

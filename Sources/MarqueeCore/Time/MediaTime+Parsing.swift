@@ -8,6 +8,11 @@ public struct TimeSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
 extension MediaTime {
     /// Most fractional digits accepted: nanoseconds are finer than any media timestamp.
     static let maximumFractionDigits = 9
+    /// Most whole-second digits accepted (31 years): with nine fraction digits the scaled value
+    /// still fits 64 bits.
+    static let maximumWholeDigits = 9
+    /// Most digits in an hours or minutes field (114 years of hours), for the same reason.
+    static let maximumClockFieldDigits = 6
 
     /// Parses a non-negative time written as seconds (`90`, `2.5`) or as a clock (`[hh:]mm:ss[.fff]`,
     /// e.g. `0:30`, `1:02:03.250`). Decimals are read exactly, never through `Double`.
@@ -36,7 +41,7 @@ extension MediaTime {
 
         var wholeFields: [Int64] = []
         for field in fields.dropLast() {
-            guard !field.isEmpty, field.count <= 9, field.allSatisfy(\.isASCIIDigit), let value = Int64(field) else {
+            guard !field.isEmpty, field.count <= maximumClockFieldDigits, field.allSatisfy(\.isASCIIDigit), let value = Int64(field) else {
                 return failure("'\(field)' is not a whole number of \(wholeFields.isEmpty && fields.count == 3 ? "hours" : "minutes")")
             }
             wholeFields.append(value)
@@ -54,7 +59,7 @@ extension MediaTime {
         let fraction = parts.count > 1 ? parts[1] : ""
         let invalid = TimeSyntaxError(text: text, reason: "not a decimal number")
         guard !(whole.isEmpty && fraction.isEmpty),
-              whole.count <= 12, whole.allSatisfy(\.isASCIIDigit),
+              whole.count <= maximumWholeDigits, whole.allSatisfy(\.isASCIIDigit),
               fraction.count <= maximumFractionDigits, fraction.allSatisfy(\.isASCIIDigit)
         else { return .failure(invalid) }
         var scale: Int64 = 1

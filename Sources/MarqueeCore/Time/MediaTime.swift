@@ -108,7 +108,8 @@ public struct MediaTime: Sendable, Hashable, Comparable {
 }
 
 extension MediaTime: CustomStringConvertible {
-    /// `[-][h:]mm:ss.fff`, rounded to the nearest millisecond; the exact fraction is in `debugDescription`.
+    /// `[-][h:]m:ss.fff` (`0:05.000`, `1:02:03.250`), rounded to the nearest millisecond; the exact
+    /// fraction is in `debugDescription`.
     public var description: String {
         let millis = ticks(timescale: 1000, rounding: .toNearestOrAwayFromZero)
         let sign = millis < 0 ? "-" : ""
@@ -116,7 +117,7 @@ extension MediaTime: CustomStringConvertible {
         let (hours, minutes, secs, ms) = (total / 3_600_000, total / 60_000 % 60, total / 1000 % 60, total % 1000)
         let clock = hours > 0
             ? "\(hours):\(Self.twoDigits(minutes)):\(Self.twoDigits(secs))"
-            : "\(Self.twoDigits(minutes)):\(Self.twoDigits(secs))"
+            : "\(minutes):\(Self.twoDigits(secs))"
         let fraction = String(ms + 1000).dropFirst()
         return "\(sign)\(clock).\(fraction)"
     }
