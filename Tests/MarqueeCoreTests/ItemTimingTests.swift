@@ -67,6 +67,6 @@ private func timing(_ start: Double, _ end: Double?) -> Result<ItemTiming, ItemT
 
     @Test func errorsReadAsConfigMessages() {
         let error = ItemTimingError.endNotAfterStart(start: MediaTime(seconds: 10), end: MediaTime(seconds: 5))
-        #expect(error.description == "end (00:05.000) must be after start (00:10.000)")
+        #expect(error.description == "end (0:05.000) must be after start (0:10.000)")
     }
 }

@@ -57,7 +57,7 @@ public enum ItemTimingError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .endNotAfterStart(let start, let end): "end (\(end)) must be after start (\(start))"
-        case .endAndDuration: "give either end or duration, not both"
+        case .endAndDuration: "give either 'end' or 'duration', not both"
         case .nonPositiveDuration(let duration): "duration (\(duration)) must be greater than zero"
         case .negativeStart(let start): "start (\(start)) cannot be negative"
         case .startBeyondMedia(let start, let mediaDuration): "start (\(start)) is at or past the end of the media (\(mediaDuration))"

@@ -1,0 +1,91 @@
+import MarqueeCore
+import Yams
+
+extension ConfigurationDecoder {
+    static let inputKeys = ["devices", "grab", "keys"]
+
+    mutating func decodeInput(_ node: Node) -> InputConfiguration {
+        var input = InputConfiguration()
+        guard let fields = fields(of: node, in: "input", allowed: Self.inputKeys) else { return input }
+        if let node = fields["devices"]?.value, let devices = decodeDevices(node) {
+            input.devices = devices
+        }
+        if let node = fields["grab"]?.value, let grab = bool(node) {
+            input.grab = grab
+        }
+        if let node = fields["keys"]?.value {
+            input.keyOverrides = decodeKeys(node)
+        }
+        return input
+    }
+
+    /// `auto`, `none`, one device, or a list of them.
+    private mutating func decodeDevices(_ node: Node) -> InputConfiguration.Devices? {
+        if case .sequence(let sequence) = node {
+            let devices = sequence.compactMap { string($0, expected: "a device path or name") }
+            return devices.count == sequence.count ? .list(devices) : nil
+        }
+        guard let text = string(node, expected: "auto, none or a list of device paths or names") else { return nil }
+        switch text {
+        case "auto": return .auto
+        case "none": return InputConfiguration.Devices.none
+        default: return .list([text])
+        }
+    }
+
+    private mutating func decodeKeys(_ node: Node) -> [KeyName: Command] {
+        if isNothing(node) { return [:] }
+        guard case .mapping(let mapping) = node else {
+            log.error(at: SourcePosition(of: node),
+                      "expected a mapping of key names to commands (e.g. KEY_KP5: togglePlayPause), found \(describe(node))")
+            return [:]
+        }
+        var overrides: [KeyName: Command] = [:]
+        var firstLineByCode: [UInt16: Int] = [:]
+        for (keyNode, commandNode) in mapping {
+            guard case .scalar(let keyScalar) = keyNode, !duplicateKeySentinels.contains(keyScalar.string) else { continue }
+            let key = keyName(keyScalar.string, at: SourcePosition(of: keyNode))
+            let command = command(commandNode)
+            guard let key, let command else { continue }
+            // Aliases share a code (kp5 and KEY_KP5), so a repeat is invisible to the YAML parser.
+            let position = SourcePosition(of: keyNode)
+            if let line = firstLineByCode[key.code] {
+                log.warning(at: position, "\(key) is already bound at line \(line); this binding replaces it")
+            }
+            firstLineByCode[key.code] = position.line
+            overrides[key] = command
+        }
+        return overrides
+    }
+
+    private mutating func keyName(_ text: String, at position: SourcePosition) -> KeyName? {
+        if let key = KeyName(text) { return key }
+        var message = "unknown key name '\(text)'"
+        // Compare without the shared KEY_ prefix, or every short name would look close to every other.
+        let typed = text.uppercased().hasPrefix("KEY_") ? String(text.uppercased().dropFirst(4)) : text.uppercased()
+        let names = KeyName.allNames.filter { $0.hasPrefix("KEY_") }.map { String($0.dropFirst(4)) }
+        if let suggestion = Suggestion.closest(to: typed, among: names) {
+            message += "; did you mean 'KEY_\(suggestion)'?"
+        } else {
+            message += " (use an evdev name such as KEY_KP5 or KEY_PLAYPAUSE, as in linux/input-event-codes.h)"
+        }
+        log.error(at: position, message)
+        return nil
+    }
+
+    private mutating func command(_ node: Node) -> Command? {
+        let names = Command.allCases.map(\.rawValue)
+        guard let text = string(node, expected: "a command (\(names.joined(separator: ", ")))") else { return nil }
+        if let command = Command.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) {
+            return command
+        }
+        var message = "unknown command '\(text)'"
+        if let suggestion = Suggestion.closest(to: text, among: names) {
+            message += "; did you mean '\(suggestion)'?"
+        } else {
+            message += " (commands: \(names.joined(separator: ", ")))"
+        }
+        log.error(at: SourcePosition(of: node), message)
+        return nil
+    }
+}

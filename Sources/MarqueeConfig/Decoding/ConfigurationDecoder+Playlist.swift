@@ -1,0 +1,83 @@
+import MarqueeCore
+import Yams
+
+extension ConfigurationDecoder {
+    static let playlistKeys = ["repeat", "seed", "items"]
+    static let itemKeys = ["url", "start", "end", "duration", "scaling", "title"]
+
+    mutating func decodePlaylist(_ field: MappingField) -> PlaylistConfiguration? {
+        guard let fields = fields(of: field.value, in: "playlist", allowed: Self.playlistKeys) else { return nil }
+        let repeatMode: RepeatMode? = fields["repeat"].flatMap { choice($0.value, named: "repeat mode") }
+        let seed = fields["seed"].flatMap { decodeSeed($0.value) }
+        guard let itemsField = fields["items"] else {
+            log.error(at: field.keyPosition, "playlist is missing 'items' (the list of media to play)")
+            return nil
+        }
+        let items = decodeItems(itemsField.value)
+        return PlaylistConfiguration(repeat: repeatMode ?? PlaylistConfiguration.defaultRepeat, seed: seed, items: items)
+    }
+
+    private mutating func decodeSeed(_ node: Node) -> UInt64? {
+        guard tagName(node) == .int, case .scalar(let scalar) = node,
+              let seed = UInt64(scalar.string) ?? node.int.flatMap(UInt64.init(exactly:)) else {
+            log.error(at: SourcePosition(of: node), "expected a whole number from 0 to \(UInt64.max) for the shuffle seed, found \(describe(node))")
+            return nil
+        }
+        return seed
+    }
+
+    private mutating func decodeItems(_ node: Node) -> [PlaylistItemConfiguration] {
+        guard case .sequence(let sequence) = node else {
+            log.error(at: SourcePosition(of: node), "expected a list of items, found \(describe(node))")
+            return []
+        }
+        if sequence.isEmpty {
+            log.error(at: SourcePosition(of: node), "the playlist has no items")
+        }
+        return sequence.compactMap { decodeItem($0) }
+    }
+
+    /// A mapping, or just the url as a string (`- media/intro.mp4`).
+    private mutating func decodeItem(_ node: Node) -> PlaylistItemConfiguration? {
+        if case .scalar = node, !isNothing(node) {
+            return location(node).map { PlaylistItemConfiguration(location: $0) }
+        }
+        guard let fields = fields(of: node, in: "playlist item", allowed: Self.itemKeys, allowsNothing: false) else {
+            return nil
+        }
+        let start = fields["start"].flatMap { time($0.value) }
+        let end = fields["end"].flatMap { time($0.value) }
+        let duration = fields["duration"].flatMap { time($0.value) }
+        checkTiming(fields, start: start, end: end, duration: duration)
+        let scaling: ScalingMode? = fields["scaling"].flatMap { choice($0.value, named: "scaling mode") }
+        let title = fields["title"].flatMap { string($0.value) }
+        guard let urlField = fields["url"] else {
+            log.error(at: SourcePosition(of: node), "playlist item is missing 'url'")
+            return nil
+        }
+        guard let location = location(urlField.value) else { return nil }
+        return PlaylistItemConfiguration(location: location, start: start, end: end, duration: duration,
+                                         scaling: scaling, title: title)
+    }
+
+    private mutating func location(_ node: Node) -> MediaLocation? {
+        guard let text = string(node, expected: "a file path or URL") else { return nil }
+        let reader = MediaLocationReader(baseDirectory: baseDirectory, checkingMediaFiles: checkingMediaFiles)
+        return reader.read(text, at: SourcePosition(of: node), log: &log)
+    }
+
+    /// The rules are ItemTiming's, so config checking and playback never disagree; only the position
+    /// of each complaint is decided here. The media's own duration is unknown until playback.
+    private mutating func checkTiming(_ fields: [String: MappingField], start: MediaTime?, end: MediaTime?, duration: MediaTime?) {
+        let resolved = ItemTiming.resolve(start: start, end: end, duration: duration, mediaDuration: nil, isStillImage: false)
+        guard case .failure(let error) = resolved else { return }
+        let position: SourcePosition?
+        switch error {
+        case .endNotAfterStart: position = fields["end"]?.valuePosition
+        case .endAndDuration: position = fields["duration"]?.keyPosition
+        case .nonPositiveDuration: position = fields["duration"]?.valuePosition
+        case .negativeStart, .startBeyondMedia: position = fields["start"]?.valuePosition
+        }
+        if let position { log.error(at: position, error.description) }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Yams
+
+/// Walks a composed YAML/JSON node tree into a `MarqueeConfiguration`. Decoding goes through
+/// nodes rather than `Decodable` so every problem carries the line and column of its key or value,
+/// and a bad value is logged and replaced by its default so the walk goes on to find the rest.
+struct ConfigurationDecoder {
+    var log: DiagnosticLog
+    let baseDirectory: URL
+    /// Keys renamed because they repeated an earlier key; already reported, so skipped here.
+    let duplicateKeySentinels: Set<String>
+    let checkingMediaFiles: Bool
+
+    static let sections = ["playlist", "display", "audio", "input"]
+
+    mutating func decodeConfiguration(_ root: Node, source: URL) -> MarqueeConfiguration? {
+        guard let fields = fields(of: root, in: "the config", allowed: Self.sections, allowsNothing: false) else {
+            return nil
+        }
+        let playlist: PlaylistConfiguration?
+        if let field = fields["playlist"] {
+            playlist = decodePlaylist(field)
+        } else {
+            log.error(at: SourcePosition(of: root), "missing 'playlist' (the items to play)")
+            playlist = nil
+        }
+        let display = fields["display"].map { decodeDisplay($0.value) } ?? DisplayConfiguration()
+        let audio = fields["audio"].map { decodeAudio($0.value) } ?? AudioConfiguration()
+        let input = fields["input"].map { decodeInput($0.value) } ?? InputConfiguration()
+        guard let playlist else { return nil }
+        return MarqueeConfiguration(playlist: playlist, display: display, audio: audio, input: input, source: source)
+    }
+}
+
+extension ConfigurationDecoder {
+    /// The mapping's fields by key. Unknown keys are reported (with a suggestion when one is
+    /// close); `<<` merge keys are expanded, explicit keys winning. Nil, after reporting, when the
+    /// node is not a mapping; an empty value (`display:` alone) counts as an empty mapping if `allowsNothing`.
+    mutating func fields(of node: Node, in section: String, allowed: [String],
+                         allowsNothing: Bool = true) -> [String: MappingField]? {
+        if allowsNothing && isNothing(node) { return [:] }
+        guard case .mapping(let mapping) = node else {
+            log.error(at: SourcePosition(of: node), "expected a mapping of \(section) settings, found \(describe(node))")
+            return nil
+        }
+        var fields: [String: MappingField] = [:]
+        var merged: [MappingField] = []
+        for (key, value) in mapping {
+            guard case .scalar(let scalar) = key else {
+                log.error(at: SourcePosition(of: key), "expected a key name in \(section), found \(describe(key))")
+                continue
+            }
+            let name = scalar.string
+            if duplicateKeySentinels.contains(name) { continue }
+            if name == "<<" && tagName(key) == .merge {
+                merged += mergedFields(from: value, in: section)
+                continue
+            }
+            guard allowed.contains(name) else {
+                reportUnknownKey(name, at: SourcePosition(of: key), in: section, allowed: allowed)
+                continue
+            }
+            fields[name] = MappingField(key: key, value: value)
+        }
+        for field in merged {
+            guard case .scalar(let scalar) = field.key, fields[scalar.string] == nil else { continue }
+            guard allowed.contains(scalar.string) else {
+                reportUnknownKey(scalar.string, at: field.keyPosition, in: section, allowed: allowed)
+                continue
+            }
+            fields[scalar.string] = field
+        }
+        return fields
+    }
+
+    private mutating func mergedFields(from value: Node, in section: String) -> [MappingField] {
+        switch value {
+        case .mapping(let mapping):
+            return mapping.map { MappingField(key: $0.key, value: $0.value) }
+        case .sequence(let sequence):
+            return sequence.flatMap { mergedFields(from: $0, in: section) }
+        default:
+            log.error(at: SourcePosition(of: value), "'<<' must merge a mapping (an alias such as *defaults)")
+            return []
+        }
+    }
+
+    private mutating func reportUnknownKey(_ name: String, at position: SourcePosition, in section: String,
+                                           allowed: [String]) {
+        if let suggestion = Suggestion.closest(to: name, among: allowed) {
+            log.error(at: position, "unknown key '\(name)' in \(section); did you mean '\(suggestion)'?")
+        } else {
+            log.error(at: position, "unknown key '\(name)' in \(section) (expected \(Suggestion.list(allowed.map { "'\($0)'" })))")
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import MarqueeCore
+
+/// Where and how pictures are shown.
+public struct DisplayConfiguration: Sendable, Equatable, Codable {
+    public var output: Output
+    /// A DRM connector name such as `HDMI-A-1`, or `auto` for the first connected one.
+    public var connector: String
+    public var mode: Mode
+    /// How the screen is mounted; pictures are turned the other way to appear upright.
+    public var rotation: Rotation
+    /// The default for items that do not set their own.
+    public var scaling: ScalingMode
+    /// What fills the letterbox bars and the gaps between items.
+    public var background: Color
+
+    public static let automaticConnector = "auto"
+
+    public init(output: Output = .auto,
+                connector: String = DisplayConfiguration.automaticConnector,
+                mode: Mode = .preferred,
+                rotation: Rotation = .none,
+                scaling: ScalingMode = .default,
+                background: Color = .black) {
+        self.output = output
+        self.connector = connector
+        self.mode = mode
+        self.rotation = rotation
+        self.scaling = scaling
+        self.background = background
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Everything a config file says: what to play, where to show it, where to play its sound and
+/// which keys drive it. Missing sections take their defaults.
+public struct MarqueeConfiguration: Sendable, Equatable, Codable {
+    public var playlist: PlaylistConfiguration
+    public var display: DisplayConfiguration
+    public var audio: AudioConfiguration
+    public var input: InputConfiguration
+    /// The config file this came from; relative media paths were resolved against its folder.
+    public var source: URL
+
+    public init(playlist: PlaylistConfiguration,
+                display: DisplayConfiguration = DisplayConfiguration(),
+                audio: AudioConfiguration = AudioConfiguration(),
+                input: InputConfiguration = InputConfiguration(),
+                source: URL) {
+        self.playlist = playlist
+        self.display = display
+        self.audio = audio
+        self.input = input
+        self.source = source
+    }
+}

@@ -1,0 +1,20 @@
+import MarqueeCore
+
+/// The items to play and how the queue continues after the last one.
+public struct PlaylistConfiguration: Sendable, Equatable, Codable {
+    /// Signage loops unattended, so a config that does not say otherwise repeats the whole list.
+    public static let defaultRepeat = RepeatMode.all
+
+    public var `repeat`: RepeatMode
+    /// Fixes the shuffle order, so a shuffled run can be reproduced; nil shuffles differently each time.
+    public var seed: UInt64?
+    public var items: [PlaylistItemConfiguration]
+
+    public init(repeat: RepeatMode = PlaylistConfiguration.defaultRepeat,
+                seed: UInt64? = nil,
+                items: [PlaylistItemConfiguration]) {
+        self.repeat = `repeat`
+        self.seed = seed
+        self.items = items
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@Suite struct CheckCommandTests {
+    static let exampleConfigs: [String] = {
+        let folder = MarqueeProcess.repositoryRoot().appendingPathComponent("Config")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
+        return names.filter { configExtensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
+            .sorted()
+            .map { "Config/\($0)" }
+    }()
+
+    @Test func theExamplesFolderHasTheDocumentedConfigs() {
+        for name in ["demo.yaml", "signage-loop.yaml", "museum-keypad.yaml", "playlist.json", "playlist.m3u"] {
+            #expect(Self.exampleConfigs.contains("Config/\(name)"), "Config/\(name) is missing")
+        }
+    }
+
+    @Test(arguments: exampleConfigs)
+    func everyExampleConfigPasses(path: String) throws {
+        let outcome = try MarqueeProcess.run(["check", path], in: MarqueeProcess.repositoryRoot())
+
+        #expect(outcome.status == 0, "\(outcome.standardOutput)\(outcome.standardError)")
+        #expect(!outcome.outputLines.contains { $0.contains(": error: ") })
+        let summary = try #require(outcome.outputLines.last)
+        #expect(summary.hasPrefix("\(path): OK, "), "\(summary)")
+        #expect(summary.contains(" items, repeat "), "\(summary)")
+    }
+
+    @Test func aBrokenConfigListsEveryErrorWithItsPositionAndFails() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("marquee-cli-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("media"), withIntermediateDirectories: true)
+        try Data().write(to: folder.appendingPathComponent("media/a.mp4"))
+        try Data().write(to: folder.appendingPathComponent("media/b.mp4"))
+        try Data("""
+            playlist:
+              items:
+                - url: media/a.mp4
+                  start: "1:75"
+                - url: media/b.mp4
+                  start: 10
+                  end: 5
+              shuffle: true
+            audio:
+              volume: loud
+            """.utf8).write(to: folder.appendingPathComponent("broken.yaml"))
+
+        let outcome = try MarqueeProcess.run(["check", "broken.yaml"], in: folder)
+
+        #expect(outcome.status == 1)
+        #expect(outcome.outputLines == [
+            "broken.yaml:4:14: error: bad time '1:75': seconds must be below 60",
+            "broken.yaml:7:12: error: end (0:05.000) must be after start (0:10.000)",
+            "broken.yaml:8:3: error: unknown key 'shuffle' in playlist (expected 'repeat', 'seed' or 'items')",
+            "broken.yaml:10:11: error: expected a number, found 'loud'",
+        ])
+    }
+
+    @Test func warningsStillPass() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("marquee-cli-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("playlist:\n  repeat: one\n  items: [absent.mp4]\n".utf8)
+            .write(to: folder.appendingPathComponent("one.yml"))
+
+        let outcome = try MarqueeProcess.run(["check", "one.yml"], in: folder)
+
+        #expect(outcome.status == 0)
+        #expect(outcome.outputLines == [
+            "one.yml:3:11: warning: media file not found: \(folder.standardizedFileURL.path)/absent.mp4",
+            "one.yml: OK, 1 item, repeat one",
+        ])
+    }
+
+    @Test func aMissingFileFails() throws {
+        let outcome = try MarqueeProcess.run(["check", "no/such/config.yaml"], in: MarqueeProcess.repositoryRoot())
+
+        #expect(outcome.status == 1)
+        #expect(outcome.outputLines == ["no/such/config.yaml:1:1: error: config file not found"])
+    }
+}
