@@ -38,10 +38,10 @@ import Testing
     }
 
     @Test func coloursAreSixHexDigits() {
-        #expect(DisplayConfiguration.Color(parsing: "#0a0B0c") == .init(red: 10, green: 11, blue: 12))
-        #expect(DisplayConfiguration.Color(parsing: "#0a0B0c")?.description == "#0A0B0C")
+        #expect(RGBColor(parsing: "#0a0B0c") == .init(red: 10, green: 11, blue: 12))
+        #expect(RGBColor(parsing: "#0a0B0c")?.description == "#0A0B0C")
         for bad in ["000000", "#000", "#0000000", "#00000g", "#+12345"] {
-            #expect(DisplayConfiguration.Color(parsing: bad) == nil, "\(bad)")
+            #expect(RGBColor(parsing: bad) == nil, "\(bad)")
         }
     }
 

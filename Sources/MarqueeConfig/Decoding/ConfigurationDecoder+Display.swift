@@ -43,7 +43,7 @@ extension ConfigurationDecoder {
         return display
     }
 
-    private mutating func decodeColor(_ node: Node) -> DisplayConfiguration.Color? {
+    private mutating func decodeColor(_ node: Node) -> RGBColor? {
         // An unquoted `#000000` is a YAML comment, which leaves the value empty.
         if isNothing(node) {
             log.error(at: SourcePosition(of: node),
@@ -51,7 +51,7 @@ extension ConfigurationDecoder {
             return nil
         }
         guard let text = string(node, expected: "a colour such as \"#000000\"") else { return nil }
-        guard let color = DisplayConfiguration.Color(parsing: text) else {
+        guard let color = RGBColor(parsing: text) else {
             log.error(at: SourcePosition(of: node), "bad colour '\(text)' (expected #RRGGBB, e.g. \"#000000\")")
             return nil
         }

@@ -11,7 +11,7 @@ public struct DisplayConfiguration: Sendable, Equatable, Codable {
     /// The default for items that do not set their own.
     public var scaling: ScalingMode
     /// What fills the letterbox bars and the gaps between items.
-    public var background: Color
+    public var background: RGBColor
 
     public static let automaticConnector = "auto"
 
@@ -20,7 +20,7 @@ public struct DisplayConfiguration: Sendable, Equatable, Codable {
                 mode: Mode = .preferred,
                 rotation: Rotation = .none,
                 scaling: ScalingMode = .default,
-                background: Color = .black) {
+                background: RGBColor = .black) {
         self.output = output
         self.connector = connector
         self.mode = mode

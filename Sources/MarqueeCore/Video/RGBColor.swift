@@ -1,5 +1,5 @@
 /// An opaque colour, 8 bits a channel.
-public struct RGBColor: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct RGBColor: Hashable, Sendable, CustomStringConvertible {
     public var red: UInt8
     public var green: UInt8
     public var blue: UInt8
@@ -11,6 +11,14 @@ public struct RGBColor: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     public static let black = RGBColor(red: 0, green: 0, blue: 0)
+
+    /// Exactly `#` and six hex digits, either case: how config writes a colour.
+    public init?(parsing text: String) {
+        guard text.count == 7, text.first == "#" else { return nil }
+        let digits = text.dropFirst()
+        guard digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else { return nil }
+        self.init(xrgb8888: value)
+    }
 
     /// As stored in an XRGB8888 word: 0x00RRGGBB.
     public var xrgb8888: UInt32 { UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue) }
@@ -29,5 +37,22 @@ public struct RGBColor: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The largest difference in any channel: decoded video is compared with a tolerance.
     public func distance(to other: RGBColor) -> Int {
         max(abs(Int(red) - Int(other.red)), abs(Int(green) - Int(other.green)), abs(Int(blue) - Int(other.blue)))
+    }
+}
+
+/// Encoded as its `#RRGGBB` text, the way config writes it.
+extension RGBColor: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let color = Self(parsing: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "bad colour '\(text)'")
+        }
+        self = color
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
     }
 }
