@@ -29,6 +29,7 @@ let package = Package(
             "MarqueeCore",
             .product(name: "Yams", package: "Yams"),
         ]),
+        .target(name: "MarqueePlayer", dependencies: ["MarqueeCore"]),
         .executableTarget(name: "marquee", dependencies: [
             "MarqueeCore",
             "MarqueeConfig",
@@ -38,6 +39,7 @@ let package = Package(
 
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),
         .testTarget(name: "MarqueeConfigTests", dependencies: ["MarqueeConfig", "MarqueeCore"]),
+        .testTarget(name: "MarqueePlayerTests", dependencies: ["MarqueePlayer", "MarqueeCore"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CFFmpeg", "CDRM", "CALSA", "CEvdev", "MarqueeCore"]),
     ]

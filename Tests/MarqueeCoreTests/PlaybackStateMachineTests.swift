@@ -47,6 +47,8 @@ private let t40 = MediaTime(seconds: 40)
                        state: .playing, status: .failed(failure),
                        lastEvents: [.error(message: "file:///media/a.mp4: Invalid data found when processing input"),
                                     .itemEnded(index: 1, url: clip, reason: .playbackError, message: failure.reason)]),
+        TransitionCase(name: "skipping away ends the item as userExited and keeps playing", inputs: [.play, opened, ready, .itemAbandoned],
+                       state: .playing, lastEvents: [.itemEnded(index: 0, url: clip, reason: .userExited, message: nil)]),
         TransitionCase(name: "an item playing to its end", inputs: [.play, opened, ready, .itemFinished], state: .playing,
                        lastEvents: [.itemEnded(index: 0, url: clip, reason: .playbackEnded, message: nil)]),
         TransitionCase(name: "the next item hands over without leaving playing",
@@ -132,6 +134,9 @@ private let t40 = MediaTime(seconds: 40)
         (.scalingModeChanged(.aspectFill), #"{"event":"scalingModeChanged","mode":"aspectFill","t":1.5}"#),
         (.repeatModeChanged(.shuffle), #"{"event":"repeatModeChanged","mode":"shuffle","t":1.5}"#),
         (.error(message: "a \"quoted\" cause"), #"{"event":"error","message":"a \"quoted\" cause","t":1.5}"#),
+        (.frame(item: 1, pts: MediaTime(5, per: 2), time: MediaTime(7, per: 2), dropped: false),
+         #"{"event":"frame","item":1,"pts":2.5,"t":1.5,"time":3.5}"#),
+        (.frame(item: 0, pts: .zero, time: .zero, dropped: true), #"{"dropped":true,"event":"frame","item":0,"pts":0,"t":1.5,"time":0}"#),
     ])
     func eventsEncodeAsOneStableJSONLine(event: PlayerEvent, expected: String) {
         #expect(EventLogRecord(secondsSinceStart: 1.5, event: event).jsonLine() == expected)

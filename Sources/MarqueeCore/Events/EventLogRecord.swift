@@ -53,6 +53,11 @@ public struct EventLogRecord: Encodable, Sendable {
             try fields.encode(mode, forKey: Key("mode"))
         case .error(let message):
             try fields.encode(message, forKey: Key("message"))
+        case .frame(let item, let pts, let time, let dropped):
+            try fields.encode(item, forKey: Key("item"))
+            try fields.encode(pts.seconds, forKey: Key("pts"))
+            try fields.encode(time.seconds, forKey: Key("time"))
+            if dropped { try fields.encode(true, forKey: Key("dropped")) }
         }
     }
 

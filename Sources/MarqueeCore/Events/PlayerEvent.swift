@@ -14,6 +14,9 @@ public enum PlayerEvent: Equatable, Sendable {
     case scalingModeChanged(ScalingMode)
     case repeatModeChanged(RepeatMode)
     case error(message: String)
+    /// `--trace-frames`: one per presented or dropped frame. `time` is when it appeared on the
+    /// presentation timeline (items laid end to end), `pts` its source timestamp.
+    case frame(item: Int, pts: MediaTime, time: MediaTime, dropped: Bool)
 
     /// The event's name in the log.
     public var name: String {
@@ -29,6 +32,7 @@ public enum PlayerEvent: Equatable, Sendable {
         case .scalingModeChanged: "scalingModeChanged"
         case .repeatModeChanged: "repeatModeChanged"
         case .error: "error"
+        case .frame: "frame"
         }
     }
 }

@@ -34,6 +34,8 @@ public struct PlaybackStateMachine: Sendable, Equatable {
         case itemFailed(PlaybackError)
         /// The current item played to its end.
         case itemFinished
+        /// The user moved on (next, previous, a jump): the item ends as userExited, playback goes on.
+        case itemAbandoned
         /// Nothing left in the queue (repeat off ran out).
         case queueExhausted
         case seekStarted(from: MediaTime, to: MediaTime)
@@ -82,6 +84,8 @@ public struct PlaybackStateMachine: Sendable, Equatable {
             endCurrentItem(.playbackError, message: error.reason, &events)
         case .itemFinished:
             endCurrentItem(.playbackEnded, message: nil, &events)
+        case .itemAbandoned:
+            endCurrentItem(.userExited, message: nil, &events)
         case .queueExhausted:
             wantsToPlay = false
             move(to: .stopped, &events)

@@ -1,0 +1,21 @@
+import MarqueeCore
+
+/// How a QueuePlayer plays its queue; config and flags fill it in.
+public struct PlayerSettings: Sendable {
+    public var repeatMode: RepeatMode = .all
+    /// Fixes the shuffle order; the CLI draws a random one unless config gives it.
+    public var shuffleSeed: UInt64 = 0
+    public var scaling: ScalingMode = .default
+    public var background: RGBColor = .black
+    public var displayRotation: Rotation = .none
+    /// End the run loop once repeat off has played everything (`--exit-when-idle`).
+    public var exitWhenIdle = false
+    /// Emit a `frame` event per presented or dropped frame (`--trace-frames`).
+    public var traceFrames = false
+    /// After every item has failed in a row the player waits this long before trying again,
+    /// doubling each round up to `maximumRetryDelay`, so a dead playlist never spins the CPU.
+    public var retryDelay = MediaTime(seconds: 1)
+    public var maximumRetryDelay = MediaTime(seconds: 30)
+
+    public init() {}
+}

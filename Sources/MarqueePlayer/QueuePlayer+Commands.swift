@@ -1,0 +1,97 @@
+import MarqueeCore
+
+extension QueuePlayer {
+    func applyPendingCommands() {
+        for command in takePendingCommands() { apply(command) }
+    }
+
+    /// Runs on the present thread, between frames.
+    func apply(_ command: Command) {
+        switch command {
+        case .play:
+            resume()
+        case .pause:
+            guard machine.wantsToPlay else { return }
+            pausedAt = clock.now()
+            emitAll(machine.handle(.pause))
+        case .togglePlayPause:
+            apply(machine.wantsToPlay ? .pause : .play)
+        case .stop:
+            stop()
+        case .next:
+            move(to: cursor.next())
+        case .previous:
+            move(to: cursor.previous())
+        case .cycleRepeatMode:
+            cursor.cycleRepeatMode()
+            emitAll(machine.handle(.repeatModeSet(cursor.repeatMode)))
+            // What follows the current item may have changed.
+            upcoming?.cancel()
+            upcoming = nil
+            if current != nil { prepareUpcoming() }
+        case .cycleScalingMode:
+            let mode = (userScaling ?? current?.item.scaling ?? settings.scaling).cycled
+            userScaling = mode
+            emitAll(machine.handle(.scalingModeSet(mode)))
+        case .pauseAfterCurrentItem:
+            cursor.pauseAfterCurrentItem.toggle()
+        case .skipForward, .skipBackward, .stepForward, .stepBackward,
+             .volumeUp, .volumeDown, .toggleMute,
+             .digit0, .digit1, .digit2, .digit3, .digit4, .digit5, .digit6, .digit7, .digit8, .digit9, .playEnteredItem:
+            // Seeking, stepping, volume and numeric entry arrive with the seek path, the audio
+            // output and the input backend; until then the engine leaves them alone.
+            break
+        }
+    }
+
+    /// Play after a pause resumes where it was; after a stop it starts the cursor's item afresh.
+    private func resume() {
+        if current == nil {
+            guard let index = cursor.current ?? cursor.start() else { return }
+            emitAll(machine.handle(.play))
+            timeline.restart(at: clock.now() - origin)
+            becomeCurrent(index)
+            return
+        }
+        if let pausedAt {
+            origin += clock.now() - pausedAt
+            self.pausedAt = nil
+        }
+        emitAll(machine.handle(.play))
+    }
+
+    private func stop() {
+        current?.cancel()
+        upcoming?.cancel()
+        current = nil
+        upcoming = nil
+        pausedAt = nil
+        emitAll(machine.handle(.stop))
+        do {
+            try video.present { buffer in buffer.fill(PixelRect(size: buffer.size), with: settings.background) }
+        } catch {
+            emit(.error(message: "video output: \(error)"))
+        }
+    }
+
+    /// next/previous: the current item ends as userExited and `index` starts now.
+    private func move(to index: Int?) {
+        emitAll(machine.handle(.itemAbandoned))
+        guard let index else {
+            current?.cancel()
+            current = nil
+            upcoming?.cancel()
+            upcoming = nil
+            emitAll(machine.handle(.queueExhausted))
+            return
+        }
+        timeline.restart(at: clock.now() - origin)
+        if let pausedAt {
+            // A skip while paused shows the new item's first frame and stays paused there.
+            origin += clock.now() - pausedAt
+            self.pausedAt = clock.now()
+            pauseOnNextFrame = true
+        }
+        becomeCurrent(index)
+    }
+}

@@ -1,0 +1,186 @@
+import MarqueeCore
+
+extension QueuePlayer {
+    /// Longest uninterrupted sleep: a command (pause, next) waits at most this long to be applied
+    /// while a long frame such as a still image is on screen.
+    static let commandLatency = MediaTime(20, per: 1000)
+
+    func run() {
+        origin = clock.now()
+        emitAll(machine.handle(.play))
+        guard let first = cursor.start() else {
+            emitAll(machine.handle(.queueExhausted))
+            return
+        }
+        becomeCurrent(first)
+        while !shouldStop {
+            applyPendingCommands()
+            if isIdleAndDone { break }
+            guard let pipeline = current, machine.wantsToPlay || pauseOnNextFrame else {
+                waitForCommand()
+                continue
+            }
+            guard let output = pipeline.next() else {
+                // Cancelled under us by a command; the loop picks up whatever replaced it.
+                continue
+            }
+            handle(output, from: pipeline)
+        }
+        current?.cancel()
+        upcoming?.cancel()
+    }
+
+    /// Repeat off ran out (the cursor has no item; a stop keeps its item) and the caller asked to exit then.
+    private var isIdleAndDone: Bool {
+        settings.exitWhenIdle && current == nil && cursor.current == nil
+    }
+
+    private func handle(_ output: ItemPipeline.Output, from pipeline: ItemPipeline) {
+        switch output {
+        case .ready(let asset, let timing):
+            currentAsset = asset
+            failuresInARow = 0
+            retryRound = 0
+            scheduler.reset()
+            emitAll(machine.handle(.itemReady(duration: timing.length ?? asset.duration,
+                                              naturalWidth: asset.naturalSize?.width,
+                                              naturalHeight: asset.naturalSize?.height)))
+            prepareUpcoming()
+        case .frame(let picture, let pts, let itemTime):
+            presentWhenDue(picture, pts: pts, itemTime: itemTime, from: pipeline)
+        case .ended(let length):
+            timeline.advance(pastItemOfLength: length)
+            emitAll(machine.handle(.itemFinished))
+            follow(cursor.advanceAtEnd())
+        case .failed(let error):
+            emitAll(machine.handle(.itemFailed(error)))
+            failuresInARow += 1
+            if failuresInARow >= items.count { backOffAfterEveryItemFailed() }
+            follow(cursor.advanceAtEnd())
+        }
+    }
+
+    /// Presents a frame at its due time on the clock, or drops it when its successor is already
+    /// due. Commands that arrive while waiting are applied; if they replace the item, the frame
+    /// is discarded.
+    private func presentWhenDue(_ picture: VideoPicture, pts: MediaTime, itemTime: MediaTime, from pipeline: ItemPipeline) {
+        while current === pipeline && !shouldStop {
+            if !machine.wantsToPlay && !pauseOnNextFrame {
+                waitForCommand()
+                applyPendingCommands()
+                continue
+            }
+            let due = origin + timeline.timelineTime(ofItemTime: itemTime)
+            let nextDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
+            switch scheduler.decide(due: due, nextDue: nextDue, now: clock.now()) {
+            case .wait(let deadline):
+                if !sleepUntil(deadline) { applyPendingCommands() }
+            case .present:
+                draw(picture)
+                trace(pts: pts, itemTime: itemTime, dropped: false)
+                if pauseOnNextFrame {
+                    pauseOnNextFrame = false
+                    apply(.pause)
+                }
+                return
+            case .drop:
+                trace(pts: pts, itemTime: itemTime, dropped: true)
+                return
+            }
+        }
+    }
+
+    /// Sleeps in short slices so commands stay responsive; false when woken by one.
+    func sleepUntil(_ deadline: MediaTime) -> Bool {
+        while clock.now() < deadline {
+            if hasPendingWork { return false }
+            clock.sleep(until: min(deadline, clock.now() + Self.commandLatency))
+        }
+        return true
+    }
+
+    private func draw(_ picture: VideoPicture) {
+        guard let asset = currentAsset, let codedSize = asset.codedSize, let pipeline = current else { return }
+        let geometry = ScalingGeometry(sourceSize: codedSize, sampleAspectRatio: asset.sampleAspectRatio,
+                                       sourceRotation: asset.rotation, screenSize: video.screenSize,
+                                       displayRotation: settings.displayRotation)
+        let placement = geometry.placement(for: userScaling ?? pipeline.item.scaling ?? settings.scaling)
+        do {
+            try video.present { buffer in
+                try picture.draw(into: buffer, placement: placement, background: settings.background)
+            }
+        } catch {
+            emit(.error(message: "video output: \(error)"))
+        }
+    }
+
+    private func trace(pts: MediaTime, itemTime: MediaTime, dropped: Bool) {
+        guard settings.traceFrames, let pipeline = current else { return }
+        emit(.frame(item: pipeline.index, pts: pts, time: timeline.timelineTime(ofItemTime: itemTime), dropped: dropped))
+    }
+
+    /// What the cursor decided at the end of an item (played or failed).
+    private func follow(_ action: ItemEndAction) {
+        switch action {
+        case .play(let index):
+            becomeCurrent(index)
+        case .pause(let index):
+            becomeCurrent(index)
+            pauseOnNextFrame = true
+        case .idle:
+            current = nil
+            upcoming?.cancel()
+            upcoming = nil
+            emitAll(machine.handle(.queueExhausted))
+        }
+    }
+
+    /// Makes item `index` current, taking the pipeline prepared ahead when it is that item.
+    func becomeCurrent(_ index: Int) {
+        current?.cancel()
+        if let prepared = upcoming, prepared.index == index {
+            current = prepared
+            upcoming = nil
+        } else {
+            upcoming?.cancel()
+            upcoming = nil
+            let pipeline = ItemPipeline(index: index, item: items[index], opener: opener)
+            pipeline.start()
+            current = pipeline
+        }
+        currentAsset = nil
+        emitAll(machine.handle(.itemOpened(index: index, url: items[index].url)))
+    }
+
+    /// Opens and decodes the item that will follow the current one, so its first frame is ready
+    /// at the hand-over. The cursor is a value: asking a copy does not move the real one.
+    func prepareUpcoming() {
+        var lookahead = cursor
+        let index: Int
+        switch lookahead.advanceAtEnd() {
+        case .play(let next), .pause(let next): index = next
+        case .idle: return
+        }
+        if upcoming?.index == index { return }
+        upcoming?.cancel()
+        let pipeline = ItemPipeline(index: index, item: items[index], opener: opener)
+        pipeline.start()
+        upcoming = pipeline
+    }
+
+    /// Every item failed in a row: wait, doubling each round, then try again from where we are.
+    private func backOffAfterEveryItemFailed() {
+        retryRound += 1
+        var delay = settings.retryDelay
+        for _ in 1..<retryRound where delay < settings.maximumRetryDelay { delay = delay * 2 }
+        delay = min(delay, settings.maximumRetryDelay)
+        emit(.error(message: "every item failed; retrying in \(TimeLabel.position(delay))"))
+        failuresInARow = 0
+        let resume = clock.now() + delay
+        while !sleepUntil(resume) {
+            applyPendingCommands()
+            if shouldStop { return }
+        }
+        timeline.restart(at: clock.now() - origin)
+    }
+}

@@ -1,0 +1,158 @@
+import MarqueeCore
+import Testing
+@testable import MarqueePlayer
+
+private let frame25 = MediaTime(1, per: 25)
+
+/// Builds a player over scripted media on the virtual clock (`--clock fast`).
+private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode: RepeatMode,
+                        exitWhenIdle: Bool = false, configure: (inout PlayerSettings) -> Void = { _ in })
+    -> (QueuePlayer, EventRecorder, VirtualClock, HeadlessVideoOutput) {
+    var settings = PlayerSettings()
+    settings.repeatMode = repeatMode
+    settings.exitWhenIdle = exitWhenIdle
+    settings.traceFrames = true
+    configure(&settings)
+    let recorder = EventRecorder()
+    let clock = VirtualClock()
+    let output = HeadlessVideoOutput(size: PixelSize(width: 64, height: 36))
+    let player = QueuePlayer(items: items, settings: settings, opener: media, video: output, clock: clock,
+                             events: { recorder.record($0) })
+    return (player, recorder, clock, output)
+}
+
+@Suite struct QueuePlayerTests {
+    @Test func threeItemsLoopThreeTimesWithoutGapOrDuplicate() {
+        let media = ScriptedMedia(["a": .video(frames: 10, frameDuration: frame25),
+                                   "b": .video(frames: 5, frameDuration: frame25),
+                                   "c": .video(frames: 8, frameDuration: frame25)])
+        let (player, recorder, _, _) = makePlayer([QueueItem(url: "a"), QueueItem(url: "b"), QueueItem(url: "c")], media, repeatMode: .all)
+        player.start()
+        #expect(recorder.wait { $0.frameCount >= 69 })
+        player.shutDown()
+        player.waitUntilFinished()
+
+        let frames = Array(recorder.frames.prefix(69))
+        #expect(frames.allSatisfy { !$0.dropped })
+        let expectedItems = Array(repeating: Array(repeating: 0, count: 10) + Array(repeating: 1, count: 5) + Array(repeating: 2, count: 8), count: 3).flatMap { $0 }
+        #expect(frames.map(\.item) == expectedItems)
+        // Every frame one slot after the one before, across every item change and loop.
+        for (index, frame) in frames.enumerated() {
+            #expect(frame.time == frame25 * Int64(index), "frame \(index) of item \(frame.item) at \(frame.time)")
+        }
+        let starts = recorder.events.compactMap { if case .itemStarted(let index, _) = $0 { index } else { nil } }
+        #expect(Array(starts.prefix(9)) == [0, 1, 2, 0, 1, 2, 0, 1, 2])
+    }
+
+    @Test func trimsPresentTheFrameOnScreenAtStartUpToTheLastBeforeEnd() {
+        let media = ScriptedMedia(["clip": .video(frames: 50, frameDuration: frame25)])
+        // start 0.5 s lies between frame 12 (0.48) and 13 (0.52); end 1.0 s excludes frame 25.
+        let item = QueueItem(url: "clip", start: MediaTime(1, per: 2), end: MediaTime(seconds: 1))
+        let (player, recorder, _, _) = makePlayer([item, QueueItem(url: "clip")], media, repeatMode: .off, exitWhenIdle: true)
+        player.start()
+        player.waitUntilFinished()
+
+        let first = recorder.frames.filter { $0.item == 0 }
+        #expect(first.map(\.pts) == (12...24).map { frame25 * Int64($0) })
+        #expect(first.first?.time == .zero)
+        // The trimmed item lasts exactly end − start = 0.5 s: the next item's first frame is there.
+        let second = recorder.frames.filter { $0.item == 1 }
+        #expect(second.first?.time == MediaTime(1, per: 2))
+        #expect(second.count == 50)
+    }
+
+    @Test func aFailingItemEndsWithAnErrorAndTheNextPlaysWithoutAGap() {
+        let media = ScriptedMedia(["a": .video(frames: 5, frameDuration: frame25),
+                                   "broken": .failure("Invalid data found when processing input"),
+                                   "c": .video(frames: 5, frameDuration: frame25)])
+        let (player, recorder, _, _) = makePlayer([QueueItem(url: "a"), QueueItem(url: "broken"), QueueItem(url: "c")], media,
+                                                  repeatMode: .off, exitWhenIdle: true)
+        player.start()
+        player.waitUntilFinished()
+
+        let events = recorder.events
+        #expect(events.contains(.itemEnded(index: 1, url: "broken", reason: .playbackError, message: "Invalid data found when processing input")))
+        #expect(events.contains(.error(message: "broken: Invalid data found when processing input")))
+        #expect(recorder.frames.map(\.item) == [0, 0, 0, 0, 0, 2, 2, 2, 2, 2])
+        #expect(recorder.frames.map(\.time) == (0..<10).map { frame25 * Int64($0) })
+        #expect(events.last == .playbackStateChanged(from: .playing, to: .stopped))
+    }
+
+    @Test func whenEveryItemFailsThePlayerBacksOffInsteadOfSpinning() {
+        let media = ScriptedMedia(["x": .failure("no such file"), "y": .failure("server refused (HTTP 404)")])
+        let (player, recorder, clock, _) = makePlayer([QueueItem(url: "x"), QueueItem(url: "y")], media, repeatMode: .all) {
+            $0.retryDelay = MediaTime(seconds: 1)
+            $0.maximumRetryDelay = MediaTime(seconds: 4)
+        }
+        player.start()
+        let retries = { (events: [PlayerEvent]) in
+            events.filter { if case .error(let message) = $0 { message.hasPrefix("every item failed") } else { false } }.count
+        }
+        #expect(recorder.wait { retries($0) >= 4 })
+        player.shutDown()
+        player.waitUntilFinished()
+        // Waits of 1, 2, 4 and then 4 s (capped) elapsed on the clock between rounds.
+        #expect(clock.now() >= MediaTime(seconds: 1 + 2 + 4))
+        let opened = media.openedURLs.count
+        #expect(opened >= 8 && opened <= 12, "\(opened) opens")
+    }
+
+    @Test func aStillImageStaysUpForItsDuration() {
+        let media = ScriptedMedia(["menu.png": .still, "a": .video(frames: 3, frameDuration: frame25)])
+        let items = [QueueItem(url: "menu.png", duration: MediaTime(seconds: 2)), QueueItem(url: "a")]
+        let (player, recorder, _, _) = makePlayer(items, media, repeatMode: .off, exitWhenIdle: true)
+        player.start()
+        player.waitUntilFinished()
+        #expect(recorder.frames.map(\.item) == [0, 1, 1, 1])
+        #expect(recorder.frames.map(\.time) == [.zero, MediaTime(seconds: 2), MediaTime(seconds: 2) + frame25, MediaTime(seconds: 2) + frame25 * 2])
+    }
+
+    @Test func pauseAfterCurrentItemHoldsTheNextItemsFirstFrame() {
+        let media = ScriptedMedia(["a": .video(frames: 4, frameDuration: frame25), "b": .video(frames: 4, frameDuration: frame25)])
+        let (player, recorder, _, _) = makePlayer([QueueItem(url: "a"), QueueItem(url: "b")], media, repeatMode: .off, exitWhenIdle: true)
+        player.send(.pauseAfterCurrentItem)
+        player.start()
+        #expect(recorder.wait { $0.contains(.playbackStateChanged(from: .playing, to: .paused)) })
+        #expect(recorder.frames.map(\.item) == [0, 0, 0, 0, 1])
+        player.send(.play)
+        player.waitUntilFinished()
+        #expect(recorder.frames.map(\.item) == [0, 0, 0, 0, 1, 1, 1, 1])
+    }
+
+    @Test func nextMovesOnAndEndsTheItemAsUserExited() {
+        let media = ScriptedMedia(["a": .video(frames: 4, frameDuration: frame25), "b": .video(frames: 4, frameDuration: frame25)])
+        let (player, recorder, _, _) = makePlayer([QueueItem(url: "a"), QueueItem(url: "b")], media, repeatMode: .off, exitWhenIdle: true)
+        player.send(.next)
+        player.start()
+        player.waitUntilFinished()
+        #expect(recorder.events.contains(.itemEnded(index: 0, url: "a", reason: .userExited, message: nil)))
+        #expect(recorder.frames.map(\.item) == [1, 1, 1, 1])
+    }
+
+    @Test func cyclingRepeatModeIsAnnounced() {
+        let media = ScriptedMedia(["a": .video(frames: 3, frameDuration: frame25)])
+        let (player, recorder, _, _) = makePlayer([QueueItem(url: "a")], media, repeatMode: .off, exitWhenIdle: true)
+        player.send(.cycleRepeatMode)
+        player.start()
+        #expect(recorder.wait { $0.contains(.repeatModeChanged(.all)) })
+        #expect(recorder.wait { $0.frameCount >= 9 })
+        player.shutDown()
+        player.waitUntilFinished()
+    }
+
+    @Test func anEmptyQueueStopsAtOnce() {
+        let (player, recorder, _, _) = makePlayer([], ScriptedMedia([:]), repeatMode: .all, exitWhenIdle: true)
+        player.start()
+        player.waitUntilFinished()
+        #expect(recorder.frames.isEmpty)
+    }
+
+    @Test func theHeadlessCanvasShowsThePresentedFrame() {
+        let media = ScriptedMedia(["a": .video(frames: 7, frameDuration: frame25)])
+        let (player, _, _, output) = makePlayer([QueueItem(url: "a")], media, repeatMode: .off, exitWhenIdle: true)
+        player.start()
+        player.waitUntilFinished()
+        #expect(output.presentedCount == 7)
+        #expect(output.canvas[32, 18] == RGBColor(red: 6, green: 200, blue: 100))
+    }
+}
