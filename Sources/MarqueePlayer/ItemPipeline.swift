@@ -22,15 +22,24 @@ final class ItemPipeline: @unchecked Sendable {
     /// When a stream gives no clue, the last frame of an open-ended item lasts this long.
     static let fallbackFrameDuration = MediaTime(1, per: 25)
 
+    /// Where a seek enters the item: a time in the media's own timeline, and how far before it
+    /// a keyframe may be shown instead of decoding forward to the exact frame.
+    struct Entry: Sendable, Equatable {
+        var time: MediaTime
+        var toleranceBefore: MediaTime
+    }
+
     let index: Int
     let item: QueueItem
+    let entry: Entry?
     private let outputs = BlockingQueue<Output>(capacity: framesAhead)
     private let opener: MediaOpening
 
-    init(index: Int, item: QueueItem, opener: MediaOpening) {
+    init(index: Int, item: QueueItem, opener: MediaOpening, entry: Entry? = nil) {
         self.index = index
         self.item = item
         self.opener = opener
+        self.entry = entry
     }
 
     func start() {
@@ -68,8 +77,9 @@ final class ItemPipeline: @unchecked Sendable {
                 return
             }
             guard outputs.push(.ready(asset, timing)) else { return }
-            if timing.start > .zero && !asset.isStillImage { try reader.seek(to: timing.start) }
-            try deliverFrames(from: reader, timing: timing, asset: asset)
+            let entryTime = asset.isStillImage ? .zero : entryTime(within: timing)
+            if entryTime > .zero { try reader.seek(to: entryTime) }
+            try deliverFrames(from: reader, timing: timing, asset: asset, entryTime: entryTime)
         } catch let error as PlaybackError {
             outputs.push(.failed(error))
         } catch {
@@ -77,17 +87,37 @@ final class ItemPipeline: @unchecked Sendable {
         }
     }
 
-    private func deliverFrames(from reader: MediaReader, timing: ItemTiming, asset: Asset) throws {
-        var trimmer = VideoTrimmer<VideoPicture>(timing: timing)
+    /// A seek enters at its target, kept inside the item's [start, end).
+    private func entryTime(within timing: ItemTiming) -> MediaTime {
+        guard let entry else { return timing.start }
+        var time = max(entry.time, timing.start)
+        if let end = timing.end, time >= end { time = max(timing.start, end - MediaTime(1, per: 1000)) }
+        return time
+    }
+
+    private func deliverFrames(from reader: MediaReader, timing: ItemTiming, asset: Asset, entryTime: MediaTime) throws {
+        var firstPicture = try reader.nextPicture()
+        // A keyframe within the seek's tolerance before the target is shown as it is; otherwise
+        // decoding goes on to the exact frame on screen at the target.
+        var presentFrom = entryTime
+        if let entry, let keyframe = firstPicture, keyframe.pts <= entryTime, entryTime - keyframe.pts <= entry.toleranceBefore {
+            presentFrom = max(keyframe.pts, timing.start)
+        }
+        // Item times stay relative to the item's start, whatever the entry, so lengths and the
+        // timeline agree before and after a seek.
+        let offset = presentFrom - timing.start
+        var trimmer = VideoTrimmer<VideoPicture>(timing: ItemTiming(start: presentFrom, end: timing.end))
         var lastTimes: (previous: MediaTime?, last: MediaTime?) = (nil, nil)
         func deliver(_ presented: [VideoTrimmer<VideoPicture>.Presented]) -> Bool {
             for frame in presented {
-                guard outputs.push(.frame(frame.frame, pts: frame.pts, itemTime: frame.itemTime)) else { return false }
-                lastTimes = (lastTimes.last, frame.itemTime)
+                let itemTime = frame.itemTime + offset
+                guard outputs.push(.frame(frame.frame, pts: frame.pts, itemTime: itemTime)) else { return false }
+                lastTimes = (lastTimes.last, itemTime)
             }
             return true
         }
-        while !trimmer.isComplete, let picture = try reader.nextPicture() {
+        while !trimmer.isComplete, let picture = try firstPicture ?? reader.nextPicture() {
+            firstPicture = nil
             guard deliver(trimmer.push(picture, pts: picture.pts)) else { return }
         }
         guard deliver(trimmer.finish()) else { return }

@@ -2,7 +2,12 @@ import MarqueeCore
 
 extension QueuePlayer {
     func applyPendingCommands() {
-        for command in takePendingCommands() { apply(command) }
+        for request in takePendingRequests() {
+            switch request {
+            case .command(let command): apply(command)
+            case .seek(let seek): begin(seek)
+            }
+        }
     }
 
     /// Runs on the present thread, between frames.
@@ -35,11 +40,15 @@ extension QueuePlayer {
             emitAll(machine.handle(.scalingModeSet(mode)))
         case .pauseAfterCurrentItem:
             cursor.pauseAfterCurrentItem.toggle()
-        case .skipForward, .skipBackward, .stepForward, .stepBackward,
-             .volumeUp, .volumeDown, .toggleMute,
+        case .skipForward, .skipBackward:
+            skip(by: command == .skipForward ? Command.skipInterval : -Command.skipInterval)
+        case .stepForward:
+            stepForward()
+        case .stepBackward:
+            stepBackward()
+        case .volumeUp, .volumeDown, .toggleMute,
              .digit0, .digit1, .digit2, .digit3, .digit4, .digit5, .digit6, .digit7, .digit8, .digit9, .playEnteredItem:
-            // Seeking, stepping, volume and numeric entry arrive with the seek path, the audio
-            // output and the input backend; until then the engine leaves them alone.
+            // Volume arrives with the audio output, numeric entry with the input backend.
             break
         }
     }
@@ -61,6 +70,7 @@ extension QueuePlayer {
     }
 
     private func stop() {
+        completeSeekInFlight(false)
         current?.cancel()
         upcoming?.cancel()
         current = nil
@@ -85,11 +95,11 @@ extension QueuePlayer {
             emitAll(machine.handle(.queueExhausted))
             return
         }
+        completeSeekInFlight(false)
         timeline.restart(at: clock.now() - origin)
-        if let pausedAt {
+        if pausedAt != nil {
             // A skip while paused shows the new item's first frame and stays paused there.
-            origin += clock.now() - pausedAt
-            self.pausedAt = clock.now()
+            pausedAt = clock.now()
             pauseOnNextFrame = true
         }
         becomeCurrent(index)

@@ -39,9 +39,12 @@ extension QueuePlayer {
         switch output {
         case .ready(let asset, let timing):
             currentAsset = asset
+            currentTiming = timing
+            scheduler.reset()
+            // A seek reopens the item it is already in: nothing new to announce or prepare.
+            if pipeline.entry != nil { return }
             failuresInARow = 0
             retryRound = 0
-            scheduler.reset()
             emitAll(machine.handle(.itemReady(duration: timing.length ?? asset.duration,
                                               naturalWidth: asset.naturalSize?.width,
                                               naturalHeight: asset.naturalSize?.height)))
@@ -70,6 +73,12 @@ extension QueuePlayer {
                 applyPendingCommands()
                 continue
             }
+            if presentNextFrameNow {
+                presentNextFrameNow = false
+                timeline.restart(at: clock.now() - origin - itemTime)
+                if pausedAt != nil { pausedAt = clock.now() }
+                scheduler.reset()
+            }
             let due = origin + timeline.timelineTime(ofItemTime: itemTime)
             let nextDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
             switch scheduler.decide(due: due, nextDue: nextDue, now: clock.now()) {
@@ -78,6 +87,8 @@ extension QueuePlayer {
             case .present:
                 draw(picture)
                 trace(pts: pts, itemTime: itemTime, dropped: false)
+                track(pts: pts)
+                if pipeline.entry != nil, let position { finishSeek(at: position) }
                 if pauseOnNextFrame {
                     pauseOnNextFrame = false
                     apply(.pause)
@@ -97,6 +108,12 @@ extension QueuePlayer {
             clock.sleep(until: min(deadline, clock.now() + Self.commandLatency))
         }
         return true
+    }
+
+    /// Where the item is, in media time, for skips, steps and seeks.
+    private func track(pts: MediaTime) {
+        framePTS = pts
+        position = max(pts, currentTiming?.start ?? .zero)
     }
 
     private func draw(_ picture: VideoPicture) {
@@ -149,6 +166,7 @@ extension QueuePlayer {
             current = pipeline
         }
         currentAsset = nil
+        currentTiming = nil
         emitAll(machine.handle(.itemOpened(index: index, url: items[index].url)))
     }
 

@@ -14,9 +14,15 @@ public final class QueuePlayer: @unchecked Sendable {
     let clock: PlaybackClock
     let emit: @Sendable (PlayerEvent) -> Void
 
-    /// Guards `pendingCommands` and `isShutDown`, and wakes the present thread.
+    /// What other threads ask of the present thread, in order.
+    enum Request {
+        case command(Command)
+        case seek(SeekRequest)
+    }
+
+    /// Guards `pendingRequests` and `isShutDown`, and wakes the present thread.
     let control = NSCondition()
-    var pendingCommands: [Command] = []
+    var pendingRequests: [Request] = []
     var isShutDown = false
     private var runLoopEnded = false
 
@@ -31,10 +37,18 @@ public final class QueuePlayer: @unchecked Sendable {
     var pausedAt: MediaTime?
     var scheduler = FrameScheduler()
     var currentAsset: Asset?
+    var currentTiming: ItemTiming?
     var userScaling: ScalingMode?
     var pauseOnNextFrame = false
     var failuresInARow = 0
     var retryRound = 0
+    /// The seek whose first frame is awaited; a newer one completes it with false.
+    var seekInFlight: SeekRequest?
+    /// Show the next frame at once, whatever its due time (after a seek or a frame step).
+    var presentNextFrameNow = false
+    /// Where the item is in media time (never before its start), and the pts of the frame on screen.
+    var position: MediaTime?
+    var framePTS: MediaTime?
 
     public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
                 clock: PlaybackClock, events: @escaping @Sendable (PlayerEvent) -> Void) {
@@ -65,8 +79,23 @@ public final class QueuePlayer: @unchecked Sendable {
     /// Queues a command from any thread (keys, signals, a control interface); the present thread
     /// applies it between frames.
     public func send(_ command: Command) {
+        enqueue(.command(command))
+    }
+
+    /// Seeks within the current item (AVPlayer.seek(to:toleranceBefore:toleranceAfter:)). `time` is
+    /// in the media's own timeline, like an item's start and end. A zero `toleranceBefore` decodes
+    /// forward to the exact frame; a large one shows the keyframe before `time`. The completion
+    /// runs on the present thread: true once the frame is on screen, false when a newer seek
+    /// superseded this one or the item cannot seek.
+    public func seek(to time: MediaTime, toleranceBefore: MediaTime = .zero, toleranceAfter: MediaTime = .zero,
+                     completion: @escaping @Sendable (Bool) -> Void = { _ in }) {
+        enqueue(.seek(SeekRequest(time: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter,
+                                  completion: completion)))
+    }
+
+    private func enqueue(_ request: Request) {
         control.lock()
-        pendingCommands.append(command)
+        pendingRequests.append(request)
         control.broadcast()
         control.unlock()
     }
@@ -92,25 +121,25 @@ public final class QueuePlayer: @unchecked Sendable {
         return isShutDown
     }
 
-    func takePendingCommands() -> [Command] {
+    func takePendingRequests() -> [Request] {
         control.lock()
         defer { control.unlock() }
-        let commands = pendingCommands
-        pendingCommands = []
-        return commands
+        let requests = pendingRequests
+        pendingRequests = []
+        return requests
     }
 
     /// Blocks the present thread until a command or a shutdown arrives.
     func waitForCommand() {
         control.lock()
-        while pendingCommands.isEmpty && !isShutDown { control.wait() }
+        while pendingRequests.isEmpty && !isShutDown { control.wait() }
         control.unlock()
     }
 
     var hasPendingWork: Bool {
         control.lock()
         defer { control.unlock() }
-        return !pendingCommands.isEmpty || isShutDown
+        return !pendingRequests.isEmpty || isShutDown
     }
 
     func emitAll(_ events: [PlayerEvent]) {

@@ -1,0 +1,68 @@
+import MarqueeCore
+
+extension QueuePlayer {
+    /// Restarts the current item's pipeline at the target; its first frame completes the seek.
+    func begin(_ seek: SeekRequest) {
+        guard let pipeline = current, let asset = currentAsset, asset.isSeekable, !asset.isStillImage else {
+            seek.completion(false)
+            return
+        }
+        completeSeekInFlight(false)
+        let from = position ?? pipeline.item.start ?? .zero
+        emitAll(machine.handle(.seekStarted(from: from, to: seek.time)))
+        pipeline.cancel()
+        let replacement = ItemPipeline(index: pipeline.index, item: pipeline.item, opener: opener,
+                                       entry: ItemPipeline.Entry(time: seek.time, toleranceBefore: seek.toleranceBefore))
+        replacement.start()
+        current = replacement
+        seekInFlight = seek
+        presentNextFrameNow = true
+        if !machine.wantsToPlay { pauseOnNextFrame = true }
+    }
+
+    /// The seek's first frame is on screen.
+    func finishSeek(at time: MediaTime) {
+        guard let seek = seekInFlight else { return }
+        seekInFlight = nil
+        emitAll(machine.handle(.seekFinished(at: time)))
+        seek.completion(true)
+    }
+
+    func completeSeekInFlight(_ finished: Bool) {
+        guard let seek = seekInFlight else { return }
+        seekInFlight = nil
+        seek.completion(finished)
+    }
+
+    /// ±30 s, landing on the keyframe before the target as players do for relative seeks.
+    /// Past the item's end it moves to the next item; before its start it restarts the item.
+    func skip(by interval: MediaTime) {
+        guard let pipeline = current, let here = position else { return }
+        let target = here + interval
+        if let end = pipeline.item.end ?? currentAsset?.duration, interval > .zero, target >= end {
+            apply(.next)
+            return
+        }
+        begin(SeekRequest(time: max(target, pipeline.item.start ?? .zero), toleranceBefore: Command.skipInterval,
+                          toleranceAfter: .zero, completion: { _ in }))
+    }
+
+    /// Pauses, then shows the next frame.
+    func stepForward() {
+        if machine.wantsToPlay { apply(.pause) }
+        presentNextFrameNow = true
+        pauseOnNextFrame = true
+    }
+
+    /// Pauses, then shows the frame before the one on screen: an exact seek to just before its
+    /// pts lands on the frame on screen then, which is the previous one.
+    func stepBackward() {
+        if machine.wantsToPlay { apply(.pause) }
+        guard let pts = framePTS else { return }
+        begin(SeekRequest(time: max(.zero, pts - Self.stepBackMargin), toleranceBefore: .zero, toleranceAfter: .zero,
+                          completion: { _ in }))
+    }
+
+    /// Finer than any frame interval, coarser than any timestamp rounding.
+    static let stepBackMargin = MediaTime(1, per: 1_000_000)
+}

@@ -1,0 +1,144 @@
+import MarqueeCore
+import Foundation
+import Testing
+@testable import MarqueePlayer
+
+private let frame25 = MediaTime(1, per: 25)
+
+/// Seek completions, in the order they ran.
+private final class CompletionLog: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var values: [Bool] = []
+
+    func append(_ value: Bool) {
+        condition.withLock {
+            values.append(value)
+            condition.broadcast()
+        }
+    }
+
+    var all: [Bool] { condition.withLock { values } }
+
+    /// Waits (up to 10 s of real time) until `count` completions have run.
+    func wait(forCount count: Int) {
+        let deadline = Date().addingTimeInterval(10)
+        condition.withLock {
+            while values.count < count && condition.wait(until: deadline) {}
+        }
+    }
+}
+
+/// Seeks and steps on a paused player, so each result is one deterministic frame: a 2-frame item
+/// with pauseAfterCurrentItem leaves the player paused on the first frame of a 100-frame clip
+/// (keyframes every 10 frames).
+private final class PausedPlayerFixture {
+    let recorder = EventRecorder()
+    let player: QueuePlayer
+    let completions = CompletionLog()
+
+    init() {
+        let media = ScriptedMedia(["lead": .video(frames: 2, frameDuration: frame25),
+                                   "clip": .video(frames: 100, frameDuration: frame25)])
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        settings.traceFrames = true
+        let recorder = recorder
+        player = QueuePlayer(items: [QueueItem(url: "lead"), QueueItem(url: "clip")], settings: settings, opener: media,
+                             video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)), clock: VirtualClock(),
+                             events: { recorder.record($0) })
+        player.send(.pauseAfterCurrentItem)
+        player.start()
+        recorder.wait { $0.contains(.playbackStateChanged(from: .playing, to: .paused)) }
+    }
+
+    /// Seeks and waits until a frame for it is on screen.
+    func seek(to time: MediaTime, toleranceBefore: MediaTime = .zero) -> MediaTime? {
+        let before = recorder.frames.count
+        let completed = completions.all.count
+        player.seek(to: time, toleranceBefore: toleranceBefore) { [completions] finished in completions.append(finished) }
+        completions.wait(forCount: completed + 1)
+        recorder.wait { $0.frameCount > before }
+        return recorder.frames.last?.pts
+    }
+
+    func command(_ command: Command) -> MediaTime? {
+        let before = recorder.frames.count
+        player.send(command)
+        recorder.wait { $0.frameCount > before }
+        return recorder.frames.last?.pts
+    }
+
+    func finish() {
+        player.shutDown()
+        player.waitUntilFinished()
+    }
+}
+
+@Suite struct QueuePlayerSeekTests {
+    @Test func anExactSeekShowsTheFrameOnScreenAtTheTargetAndStaysPaused() {
+        let fixture = PausedPlayerFixture()
+        #expect(fixture.recorder.frames.last.map { ($0.item, $0.pts) } ?? (-1, .zero) == (1, .zero))
+        #expect(fixture.seek(to: MediaTime(seconds: 2)) == MediaTime(seconds: 2))
+        #expect(fixture.seek(to: MediaTime(229, per: 100)) == frame25 * 57)   // 2.29 s: frame 57 (2.28) is up
+        #expect(fixture.completions.all == [true, true])
+        let events = fixture.recorder.events
+        #expect(events.contains(.playbackStateChanged(from: .paused, to: .seekingForward)))
+        #expect(events.contains(.timeJumped(from: .zero, to: MediaTime(seconds: 2))))
+        #expect(events.contains(.playbackStateChanged(from: .seekingForward, to: .paused)))
+        fixture.finish()
+    }
+
+    @Test func aKeyframeSeekShowsTheKeyframeBeforeTheTarget() {
+        let fixture = PausedPlayerFixture()
+        #expect(fixture.seek(to: MediaTime(33, per: 10), toleranceBefore: MediaTime(seconds: 1)) == frame25 * 80)
+        // A tolerance smaller than the distance to the keyframe decodes on to the exact frame.
+        #expect(fixture.seek(to: MediaTime(33, per: 10), toleranceBefore: MediaTime(1, per: 100)) == frame25 * 82)
+        fixture.finish()
+    }
+
+    @Test func aSupersededSeekCompletesWithFalse() {
+        let fixture = PausedPlayerFixture()
+        let before = fixture.recorder.frames.count
+        fixture.player.seek(to: MediaTime(seconds: 1)) { [completions = fixture.completions] finished in completions.append(finished) }
+        fixture.player.seek(to: MediaTime(1, per: 2)) { [completions = fixture.completions] finished in completions.append(finished) }
+        fixture.completions.wait(forCount: 2)
+        fixture.recorder.wait { $0.frameCount > before }
+        #expect(fixture.completions.all == [false, true])
+        #expect(fixture.recorder.frames.last?.pts == frame25 * 12)
+        fixture.finish()
+    }
+
+    @Test func stepsMoveOneFrameEachWayWhilePaused() {
+        let fixture = PausedPlayerFixture()
+        #expect(fixture.seek(to: MediaTime(seconds: 1)) == frame25 * 25)
+        #expect(fixture.command(.stepForward) == frame25 * 26)
+        #expect(fixture.command(.stepForward) == frame25 * 27)
+        #expect(fixture.command(.stepBackward) == frame25 * 26)
+        #expect(fixture.command(.stepBackward) == frame25 * 25)
+        #expect(fixture.command(.stepBackward) == frame25 * 24)
+        let settled = fixture.recorder.wait {
+            $0.last { if case .playbackStateChanged = $0 { true } else { false } } == .playbackStateChanged(from: .seekingBackward, to: .paused)
+        }
+        #expect(settled)
+        fixture.finish()
+    }
+
+    @Test func skipForwardLandsOnAKeyframeAndPastTheEndMovesOn() {
+        let fixture = PausedPlayerFixture()
+        // 4 s clip: +30 s is past its end, so the item ends as userExited and the queue (repeat off) runs out.
+        fixture.player.send(.skipForward)
+        fixture.recorder.wait { $0.contains(.itemEnded(index: 1, url: "clip", reason: .userExited, message: nil)) }
+        #expect(fixture.recorder.events.contains(.itemEnded(index: 1, url: "clip", reason: .userExited, message: nil)))
+        fixture.player.waitUntilFinished()
+    }
+
+    @Test func playingOnAfterASeekContinuesFromThere() {
+        let fixture = PausedPlayerFixture()
+        #expect(fixture.seek(to: MediaTime(seconds: 3)) == frame25 * 75)
+        fixture.player.send(.play)
+        fixture.player.waitUntilFinished()
+        let clipFrames = fixture.recorder.frames.filter { $0.item == 1 }.map(\.pts)
+        #expect(clipFrames == [.zero, frame25 * 75] + (76..<100).map { frame25 * Int64($0) })
+    }
+}
