@@ -1,0 +1,38 @@
+import Foundation
+import MarqueeCore
+
+/// `--events FILE|-`: one JSON object per line for every event, stamped with seconds since start
+/// on the player's clock (so `--clock fast` logs are reproducible). Lines are flushed as written
+/// so an operator tailing the file, or a test reading a pipe, sees each event at once.
+public final class EventLogWriter: @unchecked Sendable {
+    private let handle: FileHandle
+    private let clock: PlaybackClock
+    private let lock = NSLock()
+
+    public init(handle: FileHandle, clock: PlaybackClock) {
+        self.handle = handle
+        self.clock = clock
+    }
+
+    /// Opens (creating or truncating) `path`, or standard output for `-`.
+    public convenience init(path: String, clock: PlaybackClock) throws {
+        if path == "-" {
+            self.init(handle: .standardOutput, clock: clock)
+            return
+        }
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw EventLogError(path: path)
+        }
+        self.init(handle: try FileHandle(forWritingTo: URL(fileURLWithPath: path)), clock: clock)
+    }
+
+    public func write(_ event: PlayerEvent) {
+        let line = EventLogRecord(secondsSinceStart: clock.now().seconds, event: event).jsonLine() + "\n"
+        lock.withLock { handle.write(Data(line.utf8)) }
+    }
+}
+
+public struct EventLogError: Error, CustomStringConvertible {
+    public let path: String
+    public var description: String { "\(path): cannot create the events file" }
+}
