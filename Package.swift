@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "marquee", targets: ["marquee"]),
         .library(name: "MarqueeCore", targets: ["MarqueeCore"]),
         .library(name: "MarqueeConfig", targets: ["MarqueeConfig"]),
+        .library(name: "MarqueeMedia", targets: ["MarqueeMedia"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,16 +30,21 @@ let package = Package(
             "MarqueeCore",
             .product(name: "Yams", package: "Yams"),
         ]),
+        // Backends: each imports its one C module, and no C type leaves it.
+        .target(name: "MarqueeMedia", dependencies: ["MarqueeCore", "CFFmpeg"]),
+        // The engine: drives any MediaOpening, VideoOutput and PlaybackClock; imports no C module.
         .target(name: "MarqueePlayer", dependencies: ["MarqueeCore"]),
         .executableTarget(name: "marquee", dependencies: [
             "MarqueeCore",
             "MarqueeConfig",
+            "MarqueeMedia",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),
         .testTarget(name: "MarqueeConfigTests", dependencies: ["MarqueeConfig", "MarqueeCore"]),
+        .testTarget(name: "MarqueeMediaTests", dependencies: ["MarqueeMedia", "MarqueeCore"]),
         .testTarget(name: "MarqueePlayerTests", dependencies: ["MarqueePlayer", "MarqueeCore"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CFFmpeg", "CDRM", "CALSA", "CEvdev", "MarqueeCore"]),

@@ -25,4 +25,16 @@ static inline int64_t marquee_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline AVRational marquee_av_time_base_q(void) { return AV_TIME_BASE_Q; }
 static inline int marquee_av_error_max_string_size(void) { return AV_ERROR_MAX_STRING_SIZE; }
 
+// Added with the media backend: error tags the open-failure classifier tells apart.
+static inline int marquee_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
+static inline int marquee_averror_protocol_not_found(void) { return AVERROR_PROTOCOL_NOT_FOUND; }
+static inline int marquee_averror_demuxer_not_found(void) { return AVERROR_DEMUXER_NOT_FOUND; }
+static inline int marquee_averror_http_bad_request(void) { return AVERROR_HTTP_BAD_REQUEST; }
+static inline int marquee_averror_http_unauthorized(void) { return AVERROR_HTTP_UNAUTHORIZED; }
+static inline int marquee_averror_http_forbidden(void) { return AVERROR_HTTP_FORBIDDEN; }
+static inline int marquee_averror_http_not_found(void) { return AVERROR_HTTP_NOT_FOUND; }
+static inline int marquee_averror_http_other_4xx(void) { return AVERROR_HTTP_OTHER_4XX; }
+static inline int marquee_averror_http_server_error(void) { return AVERROR_HTTP_SERVER_ERROR; }
+static inline int marquee_av_fourcc_max_string_size(void) { return AV_FOURCC_MAX_STRING_SIZE; }
+
 #endif

@@ -33,7 +33,8 @@ import Testing
         #expect(swresample_version() >> 16 >= 4)
         var message = [CChar](repeating: 0, count: Int(marquee_av_error_max_string_size()))
         #expect(av_strerror(marquee_averror_eof(), &message, message.count) == 0)
-        #expect(String(cString: message) == "End of file")
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #expect(text == "End of file")
     }
 }
 

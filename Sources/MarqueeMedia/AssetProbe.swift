@@ -1,0 +1,92 @@
+import CFFmpeg
+import Foundation
+import MarqueeCore
+
+/// Reads the facts about one media URL (`Asset`): what a playlist needs before it plays an item,
+/// and what `marquee probe` prints.
+///
+/// Opening reads the container header and a little of each stream; nothing is decoded except what
+/// FFmpeg needs to fill in codec parameters. Blocking: call it off the control plane.
+public enum AssetProbe {
+    /// Probes a path, `file:` URL or http(s) URL; other schemes are refused without touching FFmpeg.
+    public static func asset(at url: String, options: MediaOpenOptions = MediaOpenOptions()) throws(MediaOpenError) -> Asset {
+        try asset(of: MediaSource(parsing: url), options: options)
+    }
+
+    /// Throws when the source cannot be opened, holds no audio or video stream, or this FFmpeg
+    /// decodes none of its audio and video streams; the error names the source and the cause.
+    public static func asset(of source: MediaSource, options: MediaOpenOptions = MediaOpenOptions()) throws(MediaOpenError) -> Asset {
+        if case .file(let path) = source, let problem = LocalFileCheck.problem(at: path) {
+            throw MediaOpenError(url: source.description, reason: problem)
+        }
+        let container: InputContainer
+        do {
+            container = try InputContainer(opening: source, options: options)
+            try container.findStreamInfo()
+        } catch {
+            throw MediaOpenError(url: source.description,
+                                 reason: MediaOpenError.Reason(classifying: error, timeout: options.networkTimeout),
+                                 underlying: error)
+        }
+        let streams = container.streams
+        if let problem = playabilityProblem(of: streams) {
+            throw MediaOpenError(url: source.description, reason: problem)
+        }
+        return asset(of: container, streams: streams)
+    }
+
+    static func asset(of container: InputContainer, streams: [StreamDescription]) -> Asset {
+        let video = container.bestStreamIndex(of: AVMEDIA_TYPE_VIDEO).map { streams[$0] }
+        let codedSize = video?.size
+        let sampleAspectRatio = video.map { stream in
+            let ratio = container.sampleAspectRatio(ofStream: stream.index)
+            return SampleAspectRatio(numerator: Int(ratio.num), denominator: Int(ratio.den))
+        } ?? .square
+        let rotation = video?.rotation ?? .none
+        // One definition of natural size: the one the renderer lays pictures out with.
+        let naturalSize = codedSize.map {
+            ScalingGeometry(sourceSize: $0, sampleAspectRatio: sampleAspectRatio, sourceRotation: rotation,
+                            screenSize: $0).naturalSize
+        }
+        let duration = Self.duration(container: container.duration, streams: streams)
+        return Asset(
+            url: container.source.description,
+            duration: duration,
+            naturalSize: naturalSize,
+            codedSize: codedSize,
+            sampleAspectRatio: sampleAspectRatio,
+            rotation: rotation,
+            mediaTypes: Set(streams.map(\.mediaType).filter { $0 == .video || $0 == .audio }),
+            tracks: streams.map(\.track),
+            isSeekable: isSeekable(container, duration: duration),
+            isStillImage: StillImageRule.isStillImage(container, streams: streams),
+            containerName: container.formatName)
+    }
+
+    /// The container's duration, else the longest stream's; `nil` when neither is known (live,
+    /// single images) or it is not positive.
+    static func duration(container: MediaTime?, streams: [StreamDescription]) -> MediaTime? {
+        let known = container ?? streams.compactMap(\.duration).max()
+        guard let known, known > .zero else { return nil }
+        return known
+    }
+
+    /// Local files seek. Remote sources seek when they have an end (not live) and either the server
+    /// honours byte ranges or the demuxer seeks by itself (HLS reopens segments).
+    private static func isSeekable(_ container: InputContainer, duration: MediaTime?) -> Bool {
+        guard container.source.isRemote else { return true }
+        guard duration != nil else { return false }
+        return container.isByteSeekable || container.formatName == "hls"
+    }
+
+    /// Audio and video are what Marquee presents: without any, or with none decodable, the item can
+    /// only fail later, so it fails here with the reason.
+    private static func playabilityProblem(of streams: [StreamDescription]) -> MediaOpenError.Reason? {
+        let media = streams.filter { $0.mediaType == .video || $0.mediaType == .audio }
+        guard !media.isEmpty else { return .noMediaStreams }
+        guard !media.contains(where: \.isDecodable) else { return nil }
+        return .unsupportedCodecs(media.map {
+            MediaOpenError.UnsupportedStream(index: $0.index, mediaType: $0.mediaType, codec: $0.codecLabel)
+        })
+    }
+}

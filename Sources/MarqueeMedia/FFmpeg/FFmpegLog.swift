@@ -1,0 +1,88 @@
+import CFFmpeg
+import Foundation
+
+/// Keeps FFmpeg's process-wide log off the console, and lets one thread hear what FFmpeg says during
+/// a call.
+///
+/// An operator should read one clear line per failed item, not FFmpeg's chatter, so nothing is ever
+/// printed. But the chatter often holds the real cause ("moov atom not found", "Protocol 'file' not on
+/// whitelist"), so `recording` collects warnings and errors logged on the calling thread while its
+/// body runs. Per thread, because demux and decode threads of different items run concurrently and
+/// must not see each other's lines.
+enum FFmpegLog {
+    /// Lines less severe than this are never collected: FFmpeg's info and debug output is noise here.
+    static let collectedLevel = AV_LOG_WARNING
+
+    /// Installs the callback once per process; every entry point into FFmpeg calls `FFmpegLibrary.prepare()`,
+    /// which calls this.
+    static func install() {
+        av_log_set_level(collectedLevel)
+        av_log_set_callback { _, level, format, arguments in
+            guard let arguments else { return }
+            FFmpegLog.receive(level: level, format: format, arguments: arguments)
+        }
+    }
+
+    /// Runs `body`, collecting what FFmpeg logs on this thread meanwhile. Nested recordings each get
+    /// their own lines; the outer one resumes afterwards.
+    static func recording<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (result: T, log: [String]) {
+        let transcript = Transcript()
+        let previous = pthread_getspecific(threadKey)
+        setThreadTranscript(Unmanaged.passUnretained(transcript).toOpaque())
+        defer { setThreadTranscript(previous) }
+        let result = try body()
+        return (result, transcript.finishedLines())
+    }
+
+    /// Runs one `int`-returning call, collecting the log, and throws when the code is negative.
+    @discardableResult
+    static func call(_ operation: @autoclosure () -> String, _ body: () -> Int32) throws(FFmpegError) -> Int32 {
+        let (code, log) = recording(body)
+        guard code >= 0 else { throw FFmpegError(code: code, operation: operation(), log: log) }
+        return code
+    }
+
+    /// Lines FFmpeg logged on one thread. Only that thread touches it, so it needs no lock.
+    final class Transcript {
+        private(set) var lines: [String] = []
+        private var partial = ""
+
+        func append(_ text: String) {
+            // FFmpeg builds some lines from several calls; a line is done at its newline.
+            partial += text
+            while let newline = partial.firstIndex(of: "\n") {
+                let line = partial[..<newline].trimmingCharacters(in: .whitespacesAndNewlines)
+                if !line.isEmpty { lines.append(line) }
+                partial = String(partial[partial.index(after: newline)...])
+            }
+        }
+
+        func finishedLines() -> [String] {
+            let rest = partial.trimmingCharacters(in: .whitespacesAndNewlines)
+            return rest.isEmpty ? lines : lines + [rest]
+        }
+    }
+
+    private static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "pthread_key_create failed (\(status)): the process is out of thread keys")
+        return key
+    }()
+
+    /// pthread_setspecific fails only for a key that was never created or when out of memory; the key
+    /// is created once above, so a failure is a broken process, not a media problem.
+    private static func setThreadTranscript(_ pointer: UnsafeMutableRawPointer?) {
+        let status = pthread_setspecific(threadKey, pointer)
+        precondition(status == 0, "pthread_setspecific failed (\(status))")
+    }
+
+    private static func receive(level: Int32, format: UnsafePointer<CChar>?, arguments: CVaListPointer) {
+        // The low byte is the level; a few callers put colour hints above it.
+        guard level & 0xFF <= collectedLevel, let format, let opaque = pthread_getspecific(threadKey) else { return }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        // A negative result means the format could not be rendered; a clipped line is still useful.
+        guard vsnprintf(&buffer, buffer.count, format, arguments) >= 0 else { return }
+        Unmanaged<Transcript>.fromOpaque(opaque).takeUnretainedValue().append(String(nulTerminated: buffer))
+    }
+}

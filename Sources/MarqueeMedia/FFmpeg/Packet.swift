@@ -1,0 +1,48 @@
+import CFFmpeg
+import MarqueeCore
+
+/// Owns one `AVPacket`: a compressed chunk of one stream, as the demuxer hands it over.
+///
+/// Allocate one per demux loop and reuse it: `InputContainer.readPacket(into:)` unreferences the
+/// previous payload before filling it again, and a decoder copies or references what it keeps.
+final class Packet {
+    /// Owned; valid for the packet's whole life. Lend it to C calls only, never store it elsewhere.
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    init() throws(FFmpegError) {
+        guard let pointer = av_packet_alloc() else { throw .outOfMemory("av_packet_alloc") }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&pointer)
+    }
+
+    /// Drops the payload (returning its buffer to FFmpeg) and resets the fields; the packet is reusable.
+    func unref() {
+        av_packet_unref(pointer)
+    }
+
+    /// Index of the stream in its `InputContainer`.
+    var streamIndex: Int { Int(pointer.pointee.stream_index) }
+
+    /// Presentation and decode timestamps in the stream's time base; `nil` when the container does not say.
+    func presentationTime(timeBase: AVRational) -> MediaTime? {
+        MediaTime(timestamp: pointer.pointee.pts, timeBase: timeBase)
+    }
+
+    func decodeTime(timeBase: AVRational) -> MediaTime? {
+        MediaTime(timestamp: pointer.pointee.dts, timeBase: timeBase)
+    }
+
+    /// `nil` when zero or unknown: many demuxers leave it 0 when they cannot tell.
+    func duration(timeBase: AVRational) -> MediaTime? {
+        pointer.pointee.duration > 0 ? MediaTime(timestamp: pointer.pointee.duration, timeBase: timeBase) : nil
+    }
+
+    var isKeyFrame: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+
+    /// Payload size in bytes.
+    var size: Int { Int(pointer.pointee.size) }
+}

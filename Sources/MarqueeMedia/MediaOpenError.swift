@@ -1,0 +1,117 @@
+import MarqueeCore
+
+/// Why a media URL could not be opened, as one line naming the URL and the cause:
+/// `media/trunc.mp4: invalid data (moov atom not found)`.
+public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The path or URL, as the caller named it.
+    public let url: String
+    public let reason: Reason
+    /// The FFmpeg call that failed, with its code and log, when the cause came from FFmpeg.
+    public let underlying: FFmpegError?
+
+    public init(url: String, reason: Reason, underlying: FFmpegError? = nil) {
+        self.url = url
+        self.reason = reason
+        self.underlying = underlying
+    }
+
+    public var description: String { "\(url): \(reason)" }
+
+    /// The same error naming the media as the user wrote it (the CLI resolves `media/a.mp4` to an
+    /// absolute path to open it, but reports it as typed).
+    public func naming(_ url: String) -> MediaOpenError {
+        MediaOpenError(url: url, reason: reason, underlying: underlying)
+    }
+
+    public enum Reason: Sendable, Equatable, CustomStringConvertible {
+        /// Refused before FFmpeg saw it: only paths, `file:`, `http:` and `https:` are opened.
+        case unsupportedScheme(String)
+        case invalidURL
+        case noSuchFile
+        case isDirectory
+        case permissionDenied
+        case emptyFile
+        /// FFmpeg could not make sense of the bytes; `detail` is what its demuxer said, when it said something.
+        case invalidData(detail: String?)
+        /// The container opened but holds no audio or video stream.
+        case noMediaStreams
+        /// Audio or video streams exist but this FFmpeg build decodes none of them.
+        case unsupportedCodecs([UnsupportedStream])
+        /// The server answered with an HTTP error status (`nil` when FFmpeg did not say which).
+        case httpStatus(Int?)
+        case connectionRefused
+        case timedOut(after: Duration)
+        /// The media asked FFmpeg to open a URL with a protocol outside the source's whitelist: a
+        /// remote playlist pointing at `file:`, a local one pointing at `http:`, a redirect to `file:`.
+        case protocolNotAllowed(String)
+        /// Anything else FFmpeg reported.
+        case failed(operation: String, message: String, detail: String?)
+
+        public var description: String {
+            switch self {
+            case .unsupportedScheme(let scheme):
+                "unsupported URL scheme '\(scheme)' (use a file path, http or https)"
+            case .invalidURL:
+                "invalid URL"
+            case .noSuchFile:
+                "no such file"
+            case .isDirectory:
+                "is a directory, not a media file"
+            case .permissionDenied:
+                "permission denied"
+            case .emptyFile:
+                "the file is empty"
+            case .invalidData(let detail):
+                "invalid data (\(detail ?? "not a media format FFmpeg recognises"))"
+            case .noMediaStreams:
+                "no audio or video stream"
+            case .unsupportedCodecs(let streams):
+                Self.describe(streams)
+            case .httpStatus(let status):
+                "server refused (HTTP \(status.map(String.init) ?? "error"))"
+            case .connectionRefused:
+                "connection refused"
+            case .timedOut(let timeout):
+                "timed out after \(Self.seconds(timeout)) s"
+            case .protocolNotAllowed(let name):
+                "refused to open a '\(name)' URL the media points to (protocol not allowed for this source)"
+            case .failed(let operation, let message, let detail):
+                "\(operation) failed: \(message)" + (detail.map { " (\($0))" } ?? "")
+            }
+        }
+
+        /// `unsupported codec 'a64m' in the only video stream`, or a list when there are several.
+        private static func describe(_ streams: [UnsupportedStream]) -> String {
+            guard streams.count > 1 else {
+                let only = streams.first
+                return "unsupported codec '\(only?.codec ?? "unknown")' in the only \(only?.mediaType.rawValue ?? "media") stream"
+            }
+            let list = streams.map { "'\($0.codec)' (\($0.mediaType.rawValue) stream \($0.index))" }
+            return "unsupported codecs in every audio and video stream: " + list.joined(separator: ", ")
+        }
+
+        /// `2`, `0.5`, `1.25`: whole seconds without a fraction, others to the millisecond.
+        private static func seconds(_ duration: Duration) -> String {
+            let (seconds, attoseconds) = duration.components
+            let milliseconds = attoseconds / 1_000_000_000_000_000
+            guard milliseconds != 0 else { return "\(seconds)" }
+            var fraction = String(1000 + milliseconds).dropFirst()
+            while fraction.last == "0" { fraction = fraction.dropLast() }
+            return "\(seconds).\(fraction)"
+        }
+    }
+
+    /// One audio or video stream whose codec this FFmpeg cannot decode.
+    public struct UnsupportedStream: Sendable, Equatable {
+        public let index: Int
+        public let mediaType: MediaType
+        /// FFmpeg's codec name, else the container's codec tag (`a64m`), else `unknown`.
+        public let codec: String
+
+        public init(index: Int, mediaType: MediaType, codec: String) {
+            self.index = index
+            self.mediaType = mediaType
+            self.codec = codec
+        }
+    }
+}

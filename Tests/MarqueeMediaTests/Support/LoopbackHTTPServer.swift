@@ -1,0 +1,247 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 for tests: serves fixed routes, honours byte ranges (so FFmpeg
+/// sees a seekable source), can answer with an error status, a redirect, or never answer at all, and
+/// records every path it was asked for. One thread accepts; each connection gets its own thread.
+/// The threads keep the server alive: call `stop()` when done (a `defer` right after creating it).
+final class LoopbackHTTPServer: Sendable {
+    enum Route: Sendable {
+        /// Without ranges the server answers every request with the whole file and no `Accept-Ranges`,
+        /// as simple servers (Python's http.server) do: FFmpeg then cannot seek.
+        case file(Data, contentType: String, honoursRanges: Bool = true)
+        case status(Int)
+        case redirect(to: String)
+        /// Accepts the request and never answers: a server that hangs.
+        case stall
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let state: Mutex<State>
+
+    private struct State {
+        var routes: [String: Route]
+        var requestedPaths: [String] = []
+        var connections: Set<Int32> = []
+        var stopped = false
+    }
+
+    init(routes: [String: Route] = [:]) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw FixtureError("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0  // the kernel picks a free port
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 16) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(listener)
+            throw FixtureError("bind/listen on 127.0.0.1: \(reason)")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        guard named == 0 else {
+            close(listener)
+            throw FixtureError("getsockname: \(String(cString: strerror(errno)))")
+        }
+        self.port = UInt16(bigEndian: address.sin_port)
+        self.listener = listener
+        self.state = Mutex(State(routes: routes))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "loopback-http-accept"
+        thread.start()
+    }
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    func url(_ path: String) -> String { baseURL + path }
+
+    func setRoute(_ path: String, _ route: Route) {
+        state.withLock { $0.routes[path] = route }
+    }
+
+    /// Every request path so far, in arrival order.
+    var requestedPaths: [String] { state.withLock { $0.requestedPaths } }
+
+    /// Closes the listener and every open connection (which ends stalled ones).
+    func stop() {
+        let connections = state.withLock { state -> Set<Int32> in
+            guard !state.stopped else { return [] }
+            state.stopped = true
+            return state.connections
+        }
+        shutdown(listener, Int32(SHUT_RDWR))
+        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+    }
+
+    private func acceptLoop() {
+        defer { close(listener) }
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR { continue }
+                return  // shut down
+            }
+            let accepted = state.withLock { state -> Bool in
+                guard !state.stopped else { return false }
+                state.connections.insert(connection)
+                return true
+            }
+            guard accepted else {
+                close(connection)
+                return
+            }
+            let thread = Thread { [self] in serve(connection) }
+            thread.name = "loopback-http-connection"
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer {
+            state.withLock { _ = $0.connections.remove(connection) }
+            close(connection)
+        }
+        guard let request = readRequest(connection) else { return }
+        let route = state.withLock { state -> Route? in
+            state.requestedPaths.append(request.path)
+            return state.routes[request.path]
+        }
+        switch route {
+        case .file(let body, let contentType, let honoursRanges)?:
+            sendFile(body, contentType: contentType, range: honoursRanges ? request.range : nil,
+                     advertisesRanges: honoursRanges, on: connection)
+        case .status(let code)?:
+            send("HTTP/1.1 \(code) \(Self.reason(code))\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", on: connection)
+        case .redirect(let location)?:
+            send("HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", on: connection)
+        case .stall?:
+            // Hold the connection until the client gives up (read returns 0) or the server stops.
+            var byte: UInt8 = 0
+            while recv(connection, &byte, 1, 0) > 0 {}
+        case nil:
+            send("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", on: connection)
+        }
+    }
+
+    private struct Request {
+        var path: String
+        /// `bytes=START-` or `bytes=START-END`, inclusive.
+        var range: (start: Int, end: Int?)?
+    }
+
+    private func readRequest(_ connection: Int32) -> Request? {
+        var received = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while !received.containsHeaderEnd, received.count < 65_536 {
+            let count = recv(connection, &chunk, chunk.count, 0)
+            guard count > 0 else { return nil }
+            received.append(contentsOf: chunk[0..<count])
+        }
+        let text = String(decoding: received, as: UTF8.self)
+        let lines = text.components(separatedBy: "\r\n")
+        let requestLine = lines.first?.split(separator: " ") ?? []
+        guard requestLine.count >= 2 else { return nil }
+        var request = Request(path: String(requestLine[1]))
+        for line in lines.dropFirst() where line.lowercased().hasPrefix("range:") {
+            let spec = line.dropFirst("range:".count).trimmingCharacters(in: .whitespaces)
+            guard spec.hasPrefix("bytes=") else { continue }
+            let bounds = spec.dropFirst("bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
+            if bounds.count == 2, let start = Int(bounds[0]) {
+                request.range = (start, Int(bounds[1]))
+            }
+        }
+        return request
+    }
+
+    private func sendFile(_ body: Data, contentType: String, range: (start: Int, end: Int?)?, advertisesRanges: Bool,
+                          on connection: Int32) {
+        var header: String
+        var slice = body
+        if let range {
+            guard range.start < body.count else {
+                send("HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(body.count)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", on: connection)
+                return
+            }
+            let end = min(range.end ?? body.count - 1, body.count - 1)
+            slice = body.subdata(in: range.start..<(end + 1))
+            header = "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(range.start)-\(end)/\(body.count)\r\n"
+        } else {
+            header = "HTTP/1.1 200 OK\r\n"
+        }
+        header += "Content-Type: \(contentType)\r\nContent-Length: \(slice.count)\r\n"
+        header += advertisesRanges ? "Accept-Ranges: bytes\r\nConnection: close\r\n\r\n" : "Connection: close\r\n\r\n"
+        send(header, on: connection)
+        send(slice, on: connection)
+    }
+
+    private func send(_ text: String, on connection: Int32) {
+        send(Data(text.utf8), on: connection)
+    }
+
+    /// Writes everything unless the client hangs up first (FFmpeg closes early when it has enough).
+    private func send(_ data: Data, on connection: Int32) {
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let sent = Glibc.send(connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                guard sent > 0 else { return }
+                offset += sent
+            }
+        }
+    }
+
+    private static func reason(_ code: Int) -> String {
+        switch code {
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 410: "Gone"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+
+    /// A port nothing listens on: bound, then closed, so connecting is refused.
+    static func unusedPort() throws -> UInt16 {
+        let server = try LoopbackHTTPServer()
+        let port = server.port
+        server.stop()
+        // The accept thread closes the listener; wait until a connect is refused.
+        for _ in 0..<100 {
+            if !canConnect(to: port) { return port }
+            usleep(10_000)
+        }
+        throw FixtureError("port \(port) still accepts connections after the server stopped")
+    }
+
+    private static func canConnect(to port: UInt16) -> Bool {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+}
+
+private extension [UInt8] {
+    var containsHeaderEnd: Bool {
+        guard count >= 4 else { return false }
+        for index in 0...(count - 4) where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13 && self[index + 3] == 10 {
+            return true
+        }
+        return false
+    }
+}
