@@ -10,8 +10,6 @@ public struct PlayerSettings: Sendable {
     public var displayRotation: Rotation = .none
     /// End the run loop once repeat off has played everything (`--exit-when-idle`).
     public var exitWhenIdle = false
-    /// Emit a `frame` event per presented or dropped frame (`--trace-frames`).
-    public var traceFrames = false
     /// After every item has failed in a row the player waits this long before trying again,
     /// doubling each round up to `maximumRetryDelay`, so a dead playlist never spins the CPU.
     public var retryDelay = MediaTime(seconds: 1)

@@ -132,7 +132,7 @@ extension QueuePlayer {
     }
 
     private func trace(pts: MediaTime, itemTime: MediaTime, dropped: Bool) {
-        guard settings.traceFrames, let pipeline = current else { return }
+        guard let pipeline = current else { return }
         emit(.frame(item: pipeline.index, pts: pts, time: timeline.timelineTime(ofItemTime: itemTime), dropped: dropped))
     }
 

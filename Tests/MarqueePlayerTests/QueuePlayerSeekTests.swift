@@ -42,8 +42,7 @@ private final class PausedPlayerFixture {
         var settings = PlayerSettings()
         settings.repeatMode = .off
         settings.exitWhenIdle = true
-        settings.traceFrames = true
-        let recorder = recorder
+            let recorder = recorder
         player = QueuePlayer(items: [QueueItem(url: "lead"), QueueItem(url: "clip")], settings: settings, opener: media,
                              video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)), clock: VirtualClock(),
                              events: { recorder.record($0) })

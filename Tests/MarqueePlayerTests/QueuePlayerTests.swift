@@ -11,7 +11,6 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
     var settings = PlayerSettings()
     settings.repeatMode = repeatMode
     settings.exitWhenIdle = exitWhenIdle
-    settings.traceFrames = true
     configure(&settings)
     let recorder = EventRecorder()
     let clock = VirtualClock()

@@ -25,10 +25,20 @@ import Testing
         let clock = VirtualClock()
         let writer = try EventLogWriter(path: path, clock: clock)
         writer.write(.repeatModeChanged(.one))
+        writer.write(.frame(item: 0, pts: .zero, time: .zero, dropped: false))
         clock.sleep(until: MediaTime(5, per: 4))
         writer.write(.playbackStalled)
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines == [#"{"event":"repeatModeChanged","mode":"one","t":0}"#, #"{"event":"playbackStalled","t":1.25}"#])
+    }
+
+    @Test func framesAreWrittenOnlyWhenTraced() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try EventLogWriter(path: path, clock: VirtualClock(), includesFrames: true)
+        writer.write(.frame(item: 2, pts: MediaTime(1, per: 25), time: MediaTime(seconds: 1), dropped: false))
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines == [#"{"event":"frame","item":2,"pts":0.04,"t":0,"time":1}"#])
     }
 
     @Test func anUnwritablePathIsAClearError() {
