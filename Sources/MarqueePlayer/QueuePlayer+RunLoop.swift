@@ -58,8 +58,10 @@ extension QueuePlayer {
         case .failed(let error):
             emitAll(machine.handle(.itemFailed(error)))
             failuresInARow += 1
-            if failuresInARow >= items.count { backOffAfterEveryItemFailed() }
-            follow(cursor.advanceAtEnd())
+            let action = cursor.advanceAtEnd()
+            // Repeat off that has run out has nothing to retry; everything else waits first.
+            if failuresInARow >= items.count && action != .idle { backOffAfterEveryItemFailed() }
+            follow(action)
         }
     }
 

@@ -7,7 +7,10 @@ import Testing
     @Test func foldsEventsIntoOneLine() {
         var line = StatusLine(itemCount: 3)
         #expect(line.text == "■ -/3   --:-- / --:--  --:--  stopped")
+        line.apply(.durationAvailable(MediaTime(seconds: 99)))
+        // The engine announces the item, then its facts: a duration from before belongs to the last item.
         line.apply(.itemStarted(index: 1, url: "file:///media/intro.mp4"))
+        #expect(line.text.contains("/ --:--"))
         line.apply(.durationAvailable(MediaTime(seconds: 30)))
         line.apply(.playbackStateChanged(from: .stopped, to: .playing))
         line.apply(.frame(item: 1, pts: MediaTime(5, per: 2), time: .zero, dropped: false))

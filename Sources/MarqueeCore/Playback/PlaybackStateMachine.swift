@@ -73,10 +73,11 @@ public struct PlaybackStateMachine: Sendable, Equatable {
         case .itemReady(let duration, let width, let height):
             guard let index = currentIndex else { break }
             itemStatus = .readyToPlay
+            // Now-playing first, then the new item's facts, so observers reset before they read them.
+            events.append(.itemStarted(index: index, url: currentURL))
             if let duration { events.append(.durationAvailable(duration)) }
             if let width, let height { events.append(.naturalSizeAvailable(width: width, height: height)) }
             setLoadState(.playable, &events)
-            events.append(.itemStarted(index: index, url: currentURL))
             move(to: wantsToPlay ? .playing : .paused, &events)
         case .itemFailed(let error):
             itemStatus = .failed(error)
