@@ -16,6 +16,19 @@ public enum AssetProbe {
     /// Throws when the source cannot be opened, holds no audio or video stream, or this FFmpeg
     /// decodes none of its audio and video streams; the error names the source and the cause.
     public static func asset(of source: MediaSource, options: MediaOpenOptions = MediaOpenOptions()) throws(MediaOpenError) -> Asset {
+        try open(source, options: options).asset
+    }
+
+    /// An opened container with the facts read from it, for a reader that goes on to decode it: the
+    /// probe and the player judge a source by one code path, so they never disagree about it.
+    struct ProbedMedia {
+        let container: InputContainer
+        let streams: [StreamDescription]
+        let asset: Asset
+    }
+
+    /// Opens and probes `source`, leaving the container open; throws as `asset(of:)` does.
+    static func open(_ source: MediaSource, options: MediaOpenOptions = MediaOpenOptions()) throws(MediaOpenError) -> ProbedMedia {
         if case .file(let path) = source, let problem = LocalFileCheck.problem(at: path) {
             throw MediaOpenError(url: source.description, reason: problem)
         }
@@ -32,7 +45,7 @@ public enum AssetProbe {
         if let problem = playabilityProblem(of: streams) {
             throw MediaOpenError(url: source.description, reason: problem)
         }
-        return asset(of: container, streams: streams)
+        return ProbedMedia(container: container, streams: streams, asset: asset(of: container, streams: streams))
     }
 
     static func asset(of container: InputContainer, streams: [StreamDescription]) -> Asset {
