@@ -38,6 +38,7 @@ let package = Package(
             "MarqueeCore",
             "MarqueeConfig",
             "MarqueeMedia",
+            "MarqueePlayer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -5,6 +5,6 @@ struct Marquee: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "marquee",
         abstract: "A kiosk and signage player for Linux: FFmpeg decoding, KMS/DRM video, ALSA audio, evdev keypads.",
-        subcommands: [CheckCommand.self, ProbeCommand.self]
+        subcommands: [PlayCommand.self, CheckCommand.self, ProbeCommand.self, ThumbnailCommand.self, BenchCommand.self]
     )
 }

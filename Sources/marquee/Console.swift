@@ -1,0 +1,53 @@
+import Foundation
+import Logging
+
+/// stderr, shared by journal lines and (on a terminal) the live status line: a log line clears the
+/// status line, prints, and redraws it, so the two never garble each other.
+final class Console: @unchecked Sendable {
+    static let shared = Console()
+
+    let isTerminal = isatty(STDERR_FILENO) == 1
+    private let lock = NSLock()
+    private var status = ""
+
+    func log(_ line: String) {
+        lock.withLock {
+            write(isTerminal ? "\r\u{1B}[K\(line)\n\(status)" : "\(line)\n")
+        }
+    }
+
+    func showStatus(_ text: String) {
+        guard isTerminal else { return }
+        lock.withLock {
+            status = text
+            write("\r\u{1B}[K\(text)")
+        }
+    }
+
+    func endStatus() {
+        guard isTerminal else { return }
+        lock.withLock {
+            if !status.isEmpty { write("\n") }
+            status = ""
+        }
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// swift-log's handler for Console: `LEVEL: message`, the timestamps left to the journal.
+struct ConsoleLogHandler: LogHandler {
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        Console.shared.log("\(event.level): \(event.message)")
+    }
+}

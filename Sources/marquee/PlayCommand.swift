@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MarqueeConfig
+import MarqueeCore
+import MarqueeMedia
+import MarqueePlayer
+
+/// `marquee play CONFIG|MEDIA...`: plays a config's playlist, or media files and URLs, until
+/// stopped (SIGINT/SIGTERM) or, with --exit-when-idle, until repeat off has played everything.
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a config's playlist (YAML, JSON, M3U) or media files and URLs."
+    )
+
+    @Argument(help: "One config file (.yaml, .yml, .json, .m3u, .m3u8), or media files and http(s) URLs.")
+    var inputs: [String]
+
+    @Option(help: "Video output: auto or headless[:WxH]. auto plays headless until the DRM output exists.")
+    var output: String?
+
+    @Option(help: "Write one JSON object per line for every event to FILE, or - for standard output.")
+    var events: String?
+
+    @Flag(help: "Add one `frame` event per presented or dropped frame to --events.")
+    var traceFrames = false
+
+    @Option(help: "realtime (wall clock) or fast (a virtual clock, as fast as decoding allows).")
+    var clock: ClockChoice = .realtime
+
+    @Flag(help: "Exit once the queue is exhausted (repeat off).")
+    var exitWhenIdle = false
+
+    @Option(help: "Override the playlist's repeat mode: off, one, all or shuffle.")
+    var `repeat`: RepeatMode?
+
+    @Option(help: "Override the scaling mode: none, aspectFit, aspectFill or fill.")
+    var scaling: ScalingMode?
+
+    @Option(help: "Log level for the journal lines on stderr: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    enum ClockChoice: String, ExpressibleByArgument {
+        case realtime, fast
+    }
+
+    func validate() throws {
+        if inputs.isEmpty { throw ValidationError("give a config file or at least one media file or URL") }
+        if let output, DisplayConfiguration.Output(parsing: output) == nil || output.lowercased().hasPrefix("drm") {
+            throw ValidationError("--output must be auto or headless[:WxH] (the DRM output is not built yet)")
+        }
+    }
+
+    func run() throws {
+        var plan: PlaybackPlan
+        do {
+            plan = try PlaybackPlan.load(arguments: inputs)
+        } catch let error as PlayError {
+            error.lines.forEach { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            throw ExitCode(1)
+        }
+        if let output { plan.output = DisplayConfiguration.Output(parsing: output)! }
+        if let `repeat` { plan.settings.repeatMode = `repeat` }
+        if let scaling { plan.settings.scaling = scaling }
+        plan.settings.exitWhenIdle = exitWhenIdle
+
+        let logger = Self.makeLogger(level: logLevel)
+        // Config diagnostics are complete lines already (`FILE:LINE:COLUMN: warning: ...`).
+        plan.warnings.forEach(Console.shared.log)
+        let playbackClock: PlaybackClock = clock == .fast ? VirtualClock() : MonotonicClock()
+        let session = try PlaybackSession(plan: plan, clock: playbackClock, eventsPath: events, traceFrames: traceFrames, logger: logger)
+        let startedAnyItem = session.run()
+        if exitWhenIdle && !startedAnyItem { throw ExitCode(1) }
+    }
+
+    private static func makeLogger(level: Logger.Level) -> Logger {
+        var logger = Logger(label: "marquee") { _ in ConsoleLogHandler() }
+        logger.logLevel = level
+        return logger
+    }
+}
+
+extension RepeatMode: ExpressibleByArgument {}
+extension ScalingMode: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,62 @@
+import Foundation
+import MarqueeConfig
+import MarqueeCore
+import MarqueePlayer
+
+/// What `marquee play` will play: the queue and settings from a config file or from media given on
+/// the command line, with the command-line flags laid over them.
+struct PlaybackPlan {
+    var items: [QueueItem]
+    var settings: PlayerSettings
+    var output: DisplayConfiguration.Output
+    var warnings: [String] = []
+
+    static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
+
+    /// One argument with a config extension is a config; anything else is a list of media.
+    static func load(arguments: [String]) throws -> PlaybackPlan {
+        if arguments.count == 1, configExtensions.contains(URL(fileURLWithPath: arguments[0]).pathExtension.lowercased()) {
+            return try fromConfig(path: arguments[0])
+        }
+        return try fromMedia(arguments)
+    }
+
+    private static func fromConfig(path: String) throws -> PlaybackPlan {
+        let result = ConfigurationLoader.load(path: path)
+        guard let configuration = result.configuration, !result.hasErrors else {
+            throw PlayError(lines: result.errors.map(\.description))
+        }
+        var settings = PlayerSettings()
+        settings.repeatMode = configuration.playlist.repeat
+        settings.shuffleSeed = configuration.playlist.seed ?? UInt64.random(in: .min ... .max)
+        settings.scaling = configuration.display.scaling
+        settings.background = configuration.display.background
+        settings.displayRotation = configuration.display.rotation
+        let items = configuration.playlist.items.map {
+            QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration, scaling: $0.scaling)
+        }
+        return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
+                            warnings: result.warnings.map(\.description))
+    }
+
+    private static func fromMedia(_ arguments: [String]) throws -> PlaybackPlan {
+        let workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        var items: [QueueItem] = []
+        var problems: [String] = []
+        for argument in arguments {
+            switch MediaLocation.resolve(argument, relativeTo: workingDirectory) {
+            case .success(let location): items.append(QueueItem(url: location.description))
+            case .failure(let error): problems.append("\(argument): \(error.message)")
+            }
+        }
+        guard problems.isEmpty else { throw PlayError(lines: problems) }
+        var settings = PlayerSettings()
+        settings.shuffleSeed = UInt64.random(in: .min ... .max)
+        return PlaybackPlan(items: items, settings: settings, output: .auto)
+    }
+}
+
+/// Why `marquee play` could not start; each line is printed as is.
+struct PlayError: Error {
+    let lines: [String]
+}

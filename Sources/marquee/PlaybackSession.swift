@@ -1,0 +1,90 @@
+import Dispatch
+import Foundation
+import Logging
+import MarqueeConfig
+import MarqueeCore
+import MarqueeMedia
+import MarqueePlayer
+
+/// One run of `marquee play`: the engine wired to FFmpeg, the chosen output and clock, with events
+/// fanned out to the --events log, the journal lines and the status line; SIGINT and SIGTERM end
+/// it cleanly.
+final class PlaybackSession {
+    private let player: QueuePlayer
+    private let observer: SessionObserver
+    private var signalSources: [DispatchSourceSignal] = []
+
+    init(plan: PlaybackPlan, clock: PlaybackClock, eventsPath: String?, traceFrames: Bool, logger: Logger) throws {
+        let writer: EventLogWriter?
+        do {
+            writer = try eventsPath.map { try EventLogWriter(path: $0, clock: clock, includesFrames: traceFrames) }
+        } catch {
+            throw PlayError(lines: ["\(error)"])
+        }
+        let size: PixelSize
+        switch plan.output {
+        case .headless(let configured?):
+            size = PixelSize(width: configured.width, height: configured.height)
+        case .headless(nil):
+            size = HeadlessVideoOutput.defaultSize
+        case .auto, .drm:
+            logger.notice("no display output in this build: playing headless at \(HeadlessVideoOutput.defaultSize)")
+            size = HeadlessVideoOutput.defaultSize
+        }
+        let observer = SessionObserver(writer: writer, logger: EventLogger(logger: logger, itemCount: plan.items.count),
+                                       itemCount: plan.items.count)
+        self.observer = observer
+        player = QueuePlayer(items: plan.items, settings: plan.settings, opener: FFmpegMediaOpener(),
+                             video: HeadlessVideoOutput(size: size, background: plan.settings.background), clock: clock,
+                             events: { observer.observe($0) })
+    }
+
+    /// Plays until the queue is done (exit-when-idle) or a signal arrives; true if any item started.
+    func run() -> Bool {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { [player] in player.shutDown() }
+            source.resume()
+            signalSources.append(source)
+        }
+        player.start()
+        player.waitUntilFinished()
+        Console.shared.endStatus()
+        return observer.startedAnyItem
+    }
+}
+
+/// Receives every event on the present thread and passes it on; keeps the status line.
+private final class SessionObserver: @unchecked Sendable {
+    private let writer: EventLogWriter?
+    private let logger: EventLogger
+    private let lock = NSLock()
+    private var status: StatusLine
+    private var lastStatusDraw = ContinuousClock.now
+    private var started = false
+
+    init(writer: EventLogWriter?, logger: EventLogger, itemCount: Int) {
+        self.writer = writer
+        self.logger = logger
+        self.status = StatusLine(itemCount: itemCount)
+    }
+
+    var startedAnyItem: Bool { lock.withLock { started } }
+
+    func observe(_ event: PlayerEvent) {
+        writer?.write(event)
+        logger.log(event)
+        lock.withLock {
+            if case .itemStarted = event { started = true }
+            status.apply(event)
+            // Frames come 30–60 times a second; a terminal needs a few redraws a second.
+            let isFrame = if case .frame = event { true } else { false }
+            let now = ContinuousClock.now
+            if !isFrame || now - lastStatusDraw > .milliseconds(250) {
+                lastStatusDraw = now
+                Console.shared.showStatus(status.text)
+            }
+        }
+    }
+}
