@@ -28,7 +28,9 @@ public struct ScalingGeometry: Hashable, Sendable {
     public let sourceRotation: Rotation
     /// The framebuffer's size, as scanned out.
     public let screenSize: PixelSize
-    /// How the screen is mounted: the viewer sees the framebuffer turned clockwise by this.
+    /// Screen rotation: everything is drawn turned clockwise by this on the framebuffer (as
+    /// `xrandr --rotate right` does for 90), for a screen mounted turned counter-clockwise by the
+    /// same amount, so the viewer sees the picture upright on a portrait-mounted panel.
     public let displayRotation: Rotation
     /// The chroma grid of the source (2 for 4:2:0, 1 for RGB): crops off this grid shift colour against luma.
     public let sourceAlignment: Int
