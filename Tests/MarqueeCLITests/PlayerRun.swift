@@ -7,7 +7,8 @@ final class PlayerRun {
     private let eventsURL: URL
     private let errorURL: URL
 
-    init(arguments: [String], in directory: URL) throws {
+    /// `environment` is added to this process's own for the player.
+    init(arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
         let stamp = UUID().uuidString
         eventsURL = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-events-\(stamp).jsonl")
         errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-stderr-\(stamp).txt")
@@ -15,6 +16,7 @@ final class PlayerRun {
         process.executableURL = try MarqueeProcess.executable()
         process.arguments = arguments + ["--events", eventsURL.path, "--trace-frames"]
         process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: errorURL)
         try process.run()

@@ -101,6 +101,37 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
         #expect(opened >= 2 * announced && opened <= 2 * announced + 2, "\(opened) opens for \(announced) retries")
     }
 
+    @Test func repeatOneReplaysTheItemGaplessly() {
+        let media = ScriptedMedia(["a": .video(frames: 3, frameDuration: frame25), "b": .video(frames: 3, frameDuration: frame25)])
+        let (player, recorder, _, _) = makePlayer([QueueItem(url: "a"), QueueItem(url: "b")], media, repeatMode: .one)
+        player.start()
+        #expect(recorder.wait { $0.frameCount >= 12 })
+        player.shutDown()
+        player.waitUntilFinished()
+        let frames = Array(recorder.frames.prefix(12))
+        #expect(frames.map(\.item) == Array(repeating: 0, count: 12))
+        #expect(frames.map(\.time) == (0..<12).map { frame25 * Int64($0) })
+    }
+
+    @Test func shufflePlaysRoundsOfEveryItemNeverTheSameTwiceInARow() {
+        let names = ["a", "b", "c", "d"]
+        let media = ScriptedMedia(Dictionary(uniqueKeysWithValues: names.map { ($0, ScriptedMedia.Script.video(frames: 2, frameDuration: frame25)) }))
+        let (player, recorder, _, _) = makePlayer(names.map { QueueItem(url: $0) }, media, repeatMode: .shuffle) { $0.shuffleSeed = 77 }
+        player.start()
+        let starts = { (events: [PlayerEvent]) in events.compactMap { if case .itemStarted(let index, _) = $0 { index } else { nil } } }
+        #expect(recorder.wait { starts($0).count >= 20 })
+        player.shutDown()
+        player.waitUntilFinished()
+        let order = Array(starts(recorder.events).prefix(20))
+        for round in 0..<5 { #expect(order[(round * 4)..<((round + 1) * 4)].sorted() == [0, 1, 2, 3], "\(order)") }
+        #expect(zip(order, order.dropFirst()).allSatisfy { $0 != $1 }, "\(order)")
+        // The same seed plays the same order: the cursor's, which the engine follows.
+        var cursor = PlaylistCursor(itemCount: 4, repeatMode: .shuffle, seed: 77)
+        var expected = [cursor.start()!]
+        while expected.count < 20 { if case .play(let next) = cursor.advanceAtEnd() { expected.append(next) } }
+        #expect(order == expected)
+    }
+
     @Test func aStillImageStaysUpForItsDuration() {
         let media = ScriptedMedia(["menu.png": .still, "a": .video(frames: 3, frameDuration: frame25)])
         let items = [QueueItem(url: "menu.png", duration: MediaTime(seconds: 2)), QueueItem(url: "a")]
