@@ -9,29 +9,27 @@ import Testing
     /// Clips at 25 fps: a.mp4 (H.264, 2 s = 50 frames, keyframe every 25), b.webm (VP9, 1 s),
     /// still.png, voice.m4a (AAC only, 1 s), silent.mp4 (H.264 only, 1 s), and broken media:
     /// empty.mp4 (0 bytes), trunc.mp4 (first 3 KB of a.mp4), corrupt.mp4 (random bytes).
-    static let workspace: Result<URL, ProbeCommandTests.FixtureFailure> = {
+    static let workspace: Result<URL, CLIFixtures.Failure> = {
         do {
-            let folder = FileManager.default.temporaryDirectory
-                .appendingPathComponent("marquee-play-cli-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try CLIFixtures.workspace(prefix: "marquee-play-cli-")
             func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
             let video = ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25"]
             let tone = ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"]
-            try ProbeCommandTests.runFFmpeg(video + tone + ["-t", "2", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25",
+            try CLIFixtures.runFFmpeg(video + tone + ["-t", "2", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25",
                                                            "-pix_fmt", "yuv420p", "-c:a", "aac", path("a.mp4")])
-            try ProbeCommandTests.runFFmpeg(video + ["-t", "1", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-g", "25", path("b.webm")])
-            try ProbeCommandTests.runFFmpeg(["-f", "lavfi", "-i", "color=c=navy:size=160x90", "-frames:v", "1", path("still.png")])
-            try ProbeCommandTests.runFFmpeg(tone + ["-t", "1", "-c:a", "aac", path("voice.m4a")])
-            try ProbeCommandTests.runFFmpeg(video + ["-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path("silent.mp4")])
+            try CLIFixtures.runFFmpeg(video + ["-t", "1", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-g", "25", path("b.webm")])
+            try CLIFixtures.runFFmpeg(["-f", "lavfi", "-i", "color=c=navy:size=160x90", "-frames:v", "1", path("still.png")])
+            try CLIFixtures.runFFmpeg(tone + ["-t", "1", "-c:a", "aac", path("voice.m4a")])
+            try CLIFixtures.runFFmpeg(video + ["-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path("silent.mp4")])
             try Data().write(to: URL(fileURLWithPath: path("empty.mp4")))
             try Data(Data(contentsOf: URL(fileURLWithPath: path("a.mp4"))).prefix(3 * 1024)).write(to: URL(fileURLWithPath: path("trunc.mp4")))
             var generator = SystemRandomNumberGenerator()
             try Data((0..<65_536).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: path("corrupt.mp4")))
             return .success(folder)
-        } catch let failure as ProbeCommandTests.FixtureFailure {
+        } catch let failure as CLIFixtures.Failure {
             return .failure(failure)
         } catch {
-            return .failure(ProbeCommandTests.FixtureFailure(description: "could not make the play test media: \(error)"))
+            return .failure(CLIFixtures.Failure(description: "could not make the play test media: \(error)"))
         }
     }()
 

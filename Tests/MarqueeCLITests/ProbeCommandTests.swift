@@ -5,23 +5,21 @@ import Testing
 @Suite struct ProbeCommandTests {
     /// A folder holding `media/clip.mp4` (1 s of 320x240 H.264 at 25 fps and 48 kHz mono AAC) and
     /// `media/trunc.mp4` (its first 3 KB), made once per test process.
-    static let workspace: Result<URL, FixtureFailure> = {
+    static let workspace: Result<URL, CLIFixtures.Failure> = {
         do {
-            removeFoldersOfEndedRuns()
-            let folder = FileManager.default.temporaryDirectory
-                .appendingPathComponent("marquee-probe-cli-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
+            let folder = try CLIFixtures.workspace(prefix: "marquee-probe-cli-")
             let media = folder.appendingPathComponent("media", isDirectory: true)
             try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
             let clip = media.appendingPathComponent("clip.mp4")
-            try runFFmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1",
+            try CLIFixtures.runFFmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=1",
                            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1",
                            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", clip.path])
             try Data(Data(contentsOf: clip).prefix(3 * 1024)).write(to: media.appendingPathComponent("trunc.mp4"))
             return .success(folder)
-        } catch let failure as FixtureFailure {
+        } catch let failure as CLIFixtures.Failure {
             return .failure(failure)
         } catch {
-            return .failure(FixtureFailure(description: "could not make the probe test media: \(error)"))
+            return .failure(CLIFixtures.Failure(description: "could not make the probe test media: \(error)"))
         }
     }()
 
@@ -112,43 +110,5 @@ import Testing
 
         #expect(outcome.status != 0)
         #expect(outcome.standardError.contains("Missing expected argument"))
-    }
-
-    // MARK: Fixture
-
-    struct FixtureFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// Workspaces of earlier test processes that have ended.
-    static func removeFoldersOfEndedRuns() {
-        let temporary = FileManager.default.temporaryDirectory
-        let prefix = "marquee-probe-cli-"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(prefix) {
-            // kill(pid, 0) asks whether the process exists without signalling it.
-            guard let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
-        }
-    }
-
-    /// ffmpeg from PATH; a machine without it fails these tests with that message instead of skipping them.
-    static func runFFmpeg(_ arguments: [String]) throws {
-        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        guard let ffmpeg = searchPath.split(separator: ":").map({ "\($0)/ffmpeg" })
-            .first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw FixtureFailure(description: "the ffmpeg CLI is not on PATH (\(searchPath)); the probe tests generate their media with it")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw FixtureFailure(description: "ffmpeg failed (\(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
-        }
     }
 }

@@ -91,26 +91,24 @@ import Testing
 /// 320x240 picture with a 32x24 margin: the same pattern as MarqueeMediaTests' FrameIndexCodec);
 /// `media/tone.m4a` is 1 s of audio only.
 enum CLIMediaWorkspace {
-    static let folder: Result<URL, WorkspaceFailure> = {
+    static let folder: Result<URL, CLIFixtures.Failure> = {
         do {
-            removeFoldersOfEndedRuns()
-            let folder = FileManager.default.temporaryDirectory
-                .appendingPathComponent("\(prefix)\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
+            let folder = try CLIFixtures.workspace(prefix: "marquee-media-cli-")
             let media = folder.appendingPathComponent("media", isDirectory: true)
             try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
             let bit = "pow(2,floor((X-32)/64)+4*floor((Y-24)/48))"
             let graph = "color=c=black:size=320x240:rate=25,format=yuv420p,"
                 + "geq=lum='if(between(X,32,287)*between(Y,24,215),if(bitand(N,\(bit)),235,16),16)':cb=128:cr=128"
-            try runFFmpeg(["-f", "lavfi", "-i", graph, "-frames:v", "100", "-c:v", "libx264", "-preset", "veryfast",
+            try CLIFixtures.runFFmpeg(["-f", "lavfi", "-i", graph, "-frames:v", "100", "-c:v", "libx264", "-preset", "veryfast",
                            "-crf", "18", "-pix_fmt", "yuv420p", "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
                            media.appendingPathComponent("clip.mp4").path])
-            try runFFmpeg(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1", "-c:a", "aac",
+            try CLIFixtures.runFFmpeg(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1", "-c:a", "aac",
                            media.appendingPathComponent("tone.m4a").path])
             return .success(folder)
-        } catch let failure as WorkspaceFailure {
+        } catch let failure as CLIFixtures.Failure {
             return .failure(failure)
         } catch {
-            return .failure(WorkspaceFailure(description: "could not make the CLI test media: \(error)"))
+            return .failure(CLIFixtures.Failure(description: "could not make the CLI test media: \(error)"))
         }
     }()
 
@@ -137,41 +135,5 @@ enum CLIMediaWorkspace {
             if (Int(color.red) + Int(color.green) + Int(color.blue)) / 3 > 128 { index |= 1 << bit }
         }
         return index
-    }
-
-    struct WorkspaceFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    private static let prefix = "marquee-media-cli-"
-
-    private static func removeFoldersOfEndedRuns() {
-        let temporary = FileManager.default.temporaryDirectory
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(prefix) {
-            // kill(pid, 0) asks whether the process exists without signalling it.
-            guard let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
-        }
-    }
-
-    /// ffmpeg from PATH; without it these tests fail with that message rather than skip.
-    private static func runFFmpeg(_ arguments: [String]) throws {
-        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        guard let ffmpeg = searchPath.split(separator: ":").map({ "\($0)/ffmpeg" })
-            .first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw WorkspaceFailure(description: "the ffmpeg CLI is not on PATH (\(searchPath)); these tests generate their media with it")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw WorkspaceFailure(description: "ffmpeg failed (\(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
-        }
     }
 }
