@@ -6,8 +6,13 @@ import Synchronization
 /// tested in MarqueeMediaTests and end to end; here only the engine's decisions are under test.
 final class ScriptedMedia: MediaOpening {
     enum Script: Sendable {
-        /// `frames` pictures every `frameDuration`, keyframes every 10.
-        case video(frames: Int, frameDuration: MediaTime)
+        /// `frames` pictures every `frameDuration`, keyframes every 10; with audio interleaved
+        /// after each picture, covering it, when `withAudio`.
+        case video(frames: Int, frameDuration: MediaTime, withAudio: Bool = false)
+        /// Audio only, `seconds` long, in 1024-frame blocks.
+        case audioOnly(seconds: Int)
+        /// Like `video`, but decoding frame `stallingAt` takes `seconds` of real time (a server that stalls).
+        case stalling(frames: Int, frameDuration: MediaTime, stallingAt: Int, seconds: Double)
         case still
         case failure(String)
     }
@@ -25,10 +30,16 @@ final class ScriptedMedia: MediaOpening {
     func open(_ url: String) throws -> MediaReader {
         opens.withLock { $0.append(url) }
         switch scripts[url] {
-        case .video(let frames, let frameDuration)?:
-            return ScriptedReader(url: url, frameCount: frames, frameDuration: frameDuration, still: false)
+        case .video(let frames, let frameDuration, let withAudio)?:
+            return ScriptedReader(url: url, frameCount: frames, frameDuration: frameDuration, still: false, audio: withAudio)
+        case .stalling(let frames, let frameDuration, let stallingAt, let seconds)?:
+            let reader = ScriptedReader(url: url, frameCount: frames, frameDuration: frameDuration, still: false, audio: false)
+            reader.stall = (stallingAt, seconds)
+            return reader
+        case .audioOnly(let seconds)?:
+            return ScriptedReader(url: url, frameCount: 0, frameDuration: MediaTime(seconds: Int64(seconds)), still: false, audio: true)
         case .still?:
-            return ScriptedReader(url: url, frameCount: 1, frameDuration: .zero, still: true)
+            return ScriptedReader(url: url, frameCount: 1, frameDuration: .zero, still: true, audio: false)
         case .failure(let reason)?:
             throw PlaybackError(url: url, reason: reason)
         case nil:
@@ -37,18 +48,31 @@ final class ScriptedMedia: MediaOpening {
     }
 }
 
+/// Audio samples carry their own frame index in the media (channel 0: +index, channel 1: −index),
+/// so a test reading the output knows exactly which sample landed where.
 final class ScriptedReader: MediaReader {
     let asset: Asset
     private let frameDuration: MediaTime
     private let frameCount: Int
+    private let hasAudio: Bool
     private var position = 0
+    /// Audio-only media: the next audio frame to deliver.
+    private var audioPosition: Int64 = 0
+    private var pendingAudio: [AudioBlock] = []
+    /// Frame index whose decoding blocks, and for how long.
+    var stall: (frame: Int, seconds: Double)?
 
-    init(url: String, frameCount: Int, frameDuration: MediaTime, still: Bool) {
+    init(url: String, frameCount: Int, frameDuration: MediaTime, still: Bool, audio: Bool) {
         self.frameCount = frameCount
         self.frameDuration = frameDuration
-        asset = Asset(url: url, duration: still ? nil : frameDuration * Int64(frameCount),
-                      naturalSize: PixelSize(width: 64, height: 36), codedSize: PixelSize(width: 64, height: 36),
-                      sampleAspectRatio: .square, rotation: .none, mediaTypes: [.video],
+        hasAudio = audio
+        let duration: MediaTime? = still ? nil : (frameCount == 0 ? frameDuration : frameDuration * Int64(frameCount))
+        var types: Set<MediaType> = frameCount > 0 ? [.video] : []
+        if audio { types.insert(.audio) }
+        asset = Asset(url: url, duration: duration,
+                      naturalSize: frameCount > 0 ? PixelSize(width: 64, height: 36) : nil,
+                      codedSize: frameCount > 0 ? PixelSize(width: 64, height: 36) : nil,
+                      sampleAspectRatio: .square, rotation: .none, mediaTypes: types,
                       tracks: [Track(index: 0, mediaType: .video, codecName: "scripted", isDecodable: true)],
                       isSeekable: true, isStillImage: still, containerName: "scripted")
     }
@@ -57,12 +81,47 @@ final class ScriptedReader: MediaReader {
         var frame = 0
         while frame + 10 < frameCount && frameDuration * Int64(frame + 10) <= time { frame += 10 }
         position = frame
+        pendingAudio = []
+        audioPosition = (frameCount == 0 ? time : frameDuration * Int64(frame)).ticks(timescale: 48000)
     }
 
     func nextPicture() throws -> VideoPicture? {
         guard position < frameCount else { return nil }
+        if let stall, stall.frame == position { Thread.sleep(forTimeInterval: stall.seconds) }
         defer { position += 1 }
         return ScriptedPicture(pts: frameDuration * Int64(position), index: position)
+    }
+
+    func nextMedia(audioFormat: AudioFormat?) throws -> DecodedMedia? {
+        guard let audioFormat, hasAudio else { return try nextPicture().map { .picture($0) } }
+        if !pendingAudio.isEmpty { return .audio(pendingAudio.removeFirst()) }
+        let rate = Int64(audioFormat.sampleRate)
+        if frameCount == 0 {
+            let total = frameDuration.ticks(timescale: rate)
+            guard audioPosition < total else { return nil }
+            let count = min(1024, total - audioPosition)
+            defer { audioPosition += count }
+            return .audio(block(from: audioPosition, count: count, format: audioFormat))
+        }
+        guard let picture = try nextPicture() else { return nil }
+        // The audio under this picture, in blocks of at most 1024 frames.
+        let end = (picture.pts + frameDuration).ticks(timescale: rate)
+        var start = picture.pts.ticks(timescale: rate)
+        while start < end {
+            let count = min(1024, end - start)
+            pendingAudio.append(block(from: start, count: count, format: audioFormat))
+            start += count
+        }
+        return .picture(picture)
+    }
+
+    private func block(from first: Int64, count: Int64, format: AudioFormat) -> AudioBlock {
+        var samples: [Float] = []
+        samples.reserveCapacity(Int(count) * format.channelCount)
+        for frame in first..<(first + count) {
+            for channel in 0..<format.channelCount { samples.append(channel == 0 ? Float(frame) : -Float(frame)) }
+        }
+        return AudioBlock(pts: MediaTime(first, per: Int64(format.sampleRate)), format: format, samples: samples)
     }
 }
 

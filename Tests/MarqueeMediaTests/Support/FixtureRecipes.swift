@@ -301,3 +301,76 @@ extension FixtureMedia.Recipe {
         }
     }
 }
+
+// MARK: Audio decoding
+
+extension FixtureMedia.Recipe {
+    /// 2 s of a 1 kHz sine (amplitude 1/8, the sine source's default) at 44.1 kHz mono, AAC in M4A:
+    /// 88 200 samples, with the encoder's 1024 priming samples and end padding marked by an edit list.
+    static let sine1kAACM4A = Self(name: "sine-1k-44k1-mono.m4a") { output in
+        try FixtureMedia.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=44100:duration=2",
+                                 "-c:a", "aac", "-b:a", "96k", output.path])
+    }
+
+    /// 1 s of 48 kHz stereo 16-bit PCM WAV whose every sample is known: see `pcmPatternSample`.
+    static let pcmPatternWAV = Self(name: "pattern-48k-stereo.wav") { output in
+        let left = "(mod(n*37\\,65536)-32768)/32768", right = "(mod(n*101+7\\,65536)-32768)/32768"
+        try FixtureMedia.ffmpeg(["-f", "lavfi", "-i", "aevalsrc=exprs=\(left)|\(right):sample_rate=48000:duration=1:channel_layout=stereo",
+                                 "-c:a", "pcm_s16le", output.path])
+    }
+
+    /// The 16-bit value of sample `n` of `channel` (0 left, 1 right) in `pcmPatternWAV`: a different
+    /// step per channel, so a swapped, shifted or rescaled sample shows.
+    static func pcmPatternSample(_ n: Int, channel: Int) -> Int16 {
+        Int16((channel == 0 ? n * 37 : n * 101 + 7) % 65536 - 32768)
+    }
+
+    /// 2 s of a 1 kHz sine at 44.1 kHz mono as 16-bit PCM WAV: resampled to 48 kHz it shows whether
+    /// the output's stamps line up with the signal to the sample.
+    static let sine1kWAV = Self(name: "sine-1k-44k1-mono.wav") { output in
+        try FixtureMedia.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=44100:duration=2", "-c:a", "pcm_s16le", output.path])
+    }
+
+    /// 2 s of a 1 kHz sine at 48 kHz, Opus in WebM: 312 samples of pre-skip, end trimmed with DiscardPadding.
+    static let sine1kOpusWebM = Self(name: "sine-1k-opus.webm") { output in
+        try FixtureMedia.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=2",
+                                 "-c:a", "libopus", "-b:a", "64k", output.path])
+    }
+
+    /// 2 s of a 1 kHz sine at 44.1 kHz mono, MP3 (LAME, whose header states its delay and padding).
+    static let sine1kMP3 = Self(name: "sine-1k-44k1.mp3") { output in
+        try FixtureMedia.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=44100:duration=2",
+                                 "-c:a", "libmp3lame", "-b:a", "128k", output.path])
+    }
+
+    /// Two MPEG transport streams joined byte for byte: 1 s of a 1 kHz sine at 44.1 kHz mono, then
+    /// 1 s of a 440 Hz sine at 48 kHz stereo, both MP2 (the audio changes rate and layout mid-stream,
+    /// and the second part's timestamps start again at 1.4 s).
+    static let audioFormatChangeTS = Self(name: "audio-format-change.ts") { output in
+        let first = output.deletingLastPathComponent().appendingPathComponent("audio-change-part1.ts")
+        let second = output.deletingLastPathComponent().appendingPathComponent("audio-change-part2.ts")
+        try FixtureMedia.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=44100:duration=1",
+                                 "-c:a", "mp2", "-b:a", "128k", first.path])
+        try FixtureMedia.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1",
+                                 "-ac", "2", "-c:a", "mp2", "-b:a", "192k", second.path])
+        try Data(Data(contentsOf: first) + Data(contentsOf: second)).write(to: output)
+    }
+}
+
+extension FixtureMedia.Recipe {
+    /// 2 s of a 1 kHz sine at 48 kHz, FLAC in Matroska (21 packets of 4608 samples, the last 3840),
+    /// with the sync code of packet 10 (0.96 s) zeroed: the container stays intact and the decoder
+    /// rejects that one packet.
+    static let flacMKVDamagedPacket = Self(name: "sine-1k-flac-damaged.mkv") { output in
+        let clean = output.deletingLastPathComponent().appendingPathComponent("sine-1k-flac.mkv")
+        try FixtureMedia.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=2", "-c:a", "flac", clean.path])
+        var bytes = [UInt8](try Data(contentsOf: clean))
+        // Each FLAC frame starts with the fixed-blocksize sync code FF F8; a sine compresses so evenly
+        // that nothing else in the file looks like one (checked by the count).
+        let syncs = bytes.indices.dropLast().filter { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xF8 }
+        guard syncs.count == 21 else { throw FixtureError("expected 21 FLAC frames in \(clean.lastPathComponent), found \(syncs.count)") }
+        bytes[syncs[10]] = 0
+        bytes[syncs[10] + 1] = 0
+        try Data(bytes).write(to: output)
+    }
+}
