@@ -2,7 +2,8 @@ import Foundation
 
 /// A bounded FIFO between two real-time threads: the producer blocks while it is full (so a decoder
 /// runs only a few frames ahead and memory stays flat), the consumer blocks while it is empty.
-/// Closing it wakes both for good: pending pushes are dropped, pops drain what is left, then nil.
+/// Closing it wakes both for good: pending pushes are dropped, pops drain what is left, then nil;
+/// discarding also drops what is left.
 final class BlockingQueue<Element>: @unchecked Sendable {
     private let condition = NSCondition()
     private var elements: [Element] = []
@@ -36,17 +37,56 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         return elements.removeFirst()
     }
 
-    /// The oldest element without removing it, waiting for one; nil when closed and empty.
-    func peek() -> Element? {
+    /// The oldest element without removing it or waiting; nil when there is none yet.
+    func peekIfAvailable() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while elements.isEmpty && !closed { condition.wait() }
         return elements.first
+    }
+
+    enum TimedPop {
+        case element(Element)
+        case timedOut
+        /// Closed and empty.
+        case closed
+    }
+
+    /// The oldest element, waiting at most `seconds` of real time.
+    func pop(waitingAtMost seconds: Double) -> TimedPop {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while elements.isEmpty && !closed {
+            if !condition.wait(until: deadline) { return elements.isEmpty && !closed ? .timedOut : popLocked() }
+        }
+        return popLocked()
+    }
+
+    private func popLocked() -> TimedPop {
+        guard !elements.isEmpty else { return .closed }
+        condition.broadcast()
+        return .element(elements.removeFirst())
+    }
+
+    /// Whether the producer is as far ahead as it may go.
+    var isFull: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return elements.count >= capacity
     }
 
     func close() {
         condition.lock()
         closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Closes and drops what is queued: the consumer sees nil at once (a cancelled item).
+    func discard() {
+        condition.lock()
+        closed = true
+        elements.removeAll()
         condition.broadcast()
         condition.unlock()
     }

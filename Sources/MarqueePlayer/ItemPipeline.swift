@@ -34,12 +34,21 @@ final class ItemPipeline: @unchecked Sendable {
     let entry: Entry?
     private let outputs = BlockingQueue<Output>(capacity: framesAhead)
     private let opener: MediaOpening
+    /// The item's trimmed audio for the audio thread; nil when the player has no audio output.
+    let audio: BlockingQueue<AudioPipelineOutput>?
+    private let audioFormat: AudioFormat?
 
-    init(index: Int, item: QueueItem, opener: MediaOpening, entry: Entry? = nil) {
+    /// Audio decoded ahead: about five seconds of typical 1024-frame blocks, so interleaving in the
+    /// file never stalls video behind audio, while memory stays bounded.
+    static let audioPiecesAhead = 256
+
+    init(index: Int, item: QueueItem, opener: MediaOpening, entry: Entry? = nil, audioFormat: AudioFormat? = nil) {
         self.index = index
         self.item = item
         self.opener = opener
         self.entry = entry
+        self.audioFormat = audioFormat
+        audio = audioFormat.map { _ in BlockingQueue(capacity: Self.audioPiecesAhead) }
     }
 
     func start() {
@@ -49,8 +58,10 @@ final class ItemPipeline: @unchecked Sendable {
         thread.start()
     }
 
+    /// Stops decoding and drops what was decoded ahead: none of it will be shown or heard.
     func cancel() {
-        outputs.close()
+        outputs.discard()
+        audio?.discard()
     }
 
     /// The next output, waiting for the decoder; nil once cancelled and drained.
@@ -58,11 +69,21 @@ final class ItemPipeline: @unchecked Sendable {
         outputs.pop()
     }
 
-    /// The item time of the frame after the one just taken, when it is a frame (waits for it).
+    /// The next output, or nil if none arrives within `seconds` of real time (the caller decides
+    /// whether that is a stall) or once cancelled and drained.
+    func next(waitingAtMost seconds: Double) -> BlockingQueue<Output>.TimedPop {
+        outputs.pop(waitingAtMost: seconds)
+    }
+
+    /// The item time of the frame after the one just taken, if it is decoded already. Presenting
+    /// never waits for it: a frame whose successor is not decoded yet cannot be dropped anyway.
     func upcomingFrameTime() -> MediaTime? {
-        if case .frame(_, _, let itemTime) = outputs.peek() { return itemTime }
+        if case .frame(_, _, let itemTime) = outputs.peekIfAvailable() { return itemTime }
         return nil
     }
+
+    /// The decoder is as far ahead as it may go: playback is likely to keep up.
+    var isBufferFull: Bool { outputs.isFull }
 
     private func decode() {
         do {
@@ -73,18 +94,26 @@ final class ItemPipeline: @unchecked Sendable {
                                       mediaDuration: asset.duration, isStillImage: asset.isStillImage) {
             case .success(let resolved): timing = resolved
             case .failure(let error):
-                outputs.push(.failed(PlaybackError(url: item.url, reason: error.description)))
+                fail(PlaybackError(url: item.url, reason: error.description))
                 return
             }
             guard outputs.push(.ready(asset, timing)) else { return }
             let entryTime = asset.isStillImage ? .zero : entryTime(within: timing)
+            let placer = audio.map { AudioPlacer(queue: $0, format: audioFormat!, timing: timing, entryTime: entryTime, asset: asset) }
+            guard placer?.sendHeader(cutAtStart: entry != nil || entryTime > .zero) ?? true else { return }
             if entryTime > .zero { try reader.seek(to: entryTime) }
-            try deliverFrames(from: reader, timing: timing, asset: asset, entryTime: entryTime)
+            try deliverMedia(from: reader, timing: timing, asset: asset, entryTime: entryTime, audio: placer)
         } catch let error as PlaybackError {
-            outputs.push(.failed(error))
+            fail(error)
         } catch {
-            outputs.push(.failed(PlaybackError(url: item.url, reason: String(describing: error))))
+            fail(PlaybackError(url: item.url, reason: String(describing: error)))
         }
+    }
+
+    /// The item ends here: its audio, cancelled, takes no time on the audio thread.
+    private func fail(_ error: PlaybackError) {
+        audio?.discard()
+        outputs.push(.failed(error))
     }
 
     /// A seek enters at its target, kept inside the item's [start, end).
@@ -95,19 +124,16 @@ final class ItemPipeline: @unchecked Sendable {
         return time
     }
 
-    private func deliverFrames(from reader: MediaReader, timing: ItemTiming, asset: Asset, entryTime: MediaTime) throws {
-        var firstPicture = try reader.nextPicture()
-        // A keyframe within the seek's tolerance before the target is shown as it is; otherwise
-        // decoding goes on to the exact frame on screen at the target.
-        var presentFrom = entryTime
-        if let entry, let keyframe = firstPicture, keyframe.pts <= entryTime, entryTime - keyframe.pts <= entry.toleranceBefore {
-            presentFrom = max(keyframe.pts, timing.start)
-        }
-        // Item times stay relative to the item's start, whatever the entry, so lengths and the
-        // timeline agree before and after a seek.
-        let offset = presentFrom - timing.start
-        var trimmer = VideoTrimmer<VideoPicture>(timing: ItemTiming(start: presentFrom, end: timing.end))
+    /// Pictures and audio in the order the file interleaves them: pictures through the frame-exact
+    /// trimmer to the present thread, audio through the sample-exact trimmer to the audio thread.
+    /// Reading goes on until both have reached the item's end.
+    private func deliverMedia(from reader: MediaReader, timing: ItemTiming, asset: Asset, entryTime: MediaTime,
+                              audio placer: AudioPlacer?) throws {
+        var trimmer: VideoTrimmer<VideoPicture>?
+        var offset = MediaTime.zero
         var lastTimes: (previous: MediaTime?, last: MediaTime?) = (nil, nil)
+        var videoDone = false
+        var audioDone = placer == nil || !asset.mediaTypes.contains(.audio)
         func deliver(_ presented: [VideoTrimmer<VideoPicture>.Presented]) -> Bool {
             for frame in presented {
                 let itemTime = frame.itemTime + offset
@@ -116,13 +142,41 @@ final class ItemPipeline: @unchecked Sendable {
             }
             return true
         }
-        while !trimmer.isComplete, let picture = try firstPicture ?? reader.nextPicture() {
-            firstPicture = nil
-            guard deliver(trimmer.push(picture, pts: picture.pts)) else { return }
+        while !(videoDone && audioDone), let media = try reader.nextMedia(audioFormat: placer == nil ? nil : audioFormat) {
+            switch media {
+            case .picture(let picture):
+                guard !videoDone else { continue }
+                if trimmer == nil {
+                    let presentFrom = firstPresentedTime(keyframe: picture, entryTime: entryTime, timing: timing)
+                    // Item times stay relative to the item's start, whatever the entry, so lengths
+                    // and the timeline agree before and after a seek.
+                    offset = presentFrom - timing.start
+                    trimmer = VideoTrimmer(timing: ItemTiming(start: presentFrom, end: timing.end))
+                }
+                guard deliver(trimmer!.push(picture, pts: picture.pts)) else { return }
+                videoDone = trimmer!.isComplete
+            case .audio(let block):
+                guard !audioDone, let placer else { continue }
+                guard placer.add(block) else { return }
+                if let end = timing.end, block.end >= end { audioDone = true }
+            }
         }
-        guard deliver(trimmer.finish()) else { return }
+        if var last = trimmer {
+            guard deliver(last.finish()) else { return }
+            trimmer = last
+        }
+        guard placer?.sendEnd() ?? true else { return }
         outputs.push(.ended(length: length(of: timing, asset: asset, lastFrameTimes: lastTimes)))
         outputs.close()
+    }
+
+    /// A keyframe within the seek's tolerance before the target is shown as it is; otherwise
+    /// decoding goes on to the exact frame on screen at the target.
+    private func firstPresentedTime(keyframe: VideoPicture, entryTime: MediaTime, timing: ItemTiming) -> MediaTime {
+        if let entry, keyframe.pts <= entryTime, entryTime - keyframe.pts <= entry.toleranceBefore {
+            return max(keyframe.pts, timing.start)
+        }
+        return entryTime
     }
 
     /// A trimmed or clamped item lasts exactly end − start. An open-ended one (live, unknown

@@ -6,6 +6,12 @@ extension QueuePlayer {
     static let commandLatency = MediaTime(20, per: 1000)
 
     func run() {
+        defer {
+            current?.cancel()
+            upcoming?.cancel()
+            // Whatever audio is scheduled and complete is written before the run ends.
+            audioRenderer?.finish()
+        }
         origin = clock.now()
         emitAll(machine.handle(.play))
         guard let first = cursor.start() else {
@@ -20,15 +26,35 @@ extension QueuePlayer {
                 waitForCommand()
                 continue
             }
-            guard let output = pipeline.next() else {
+            guard let output = nextOutput(of: pipeline) else {
                 // Cancelled under us by a command; the loop picks up whatever replaced it.
                 continue
             }
             handle(output, from: pipeline)
         }
-        current?.cancel()
-        upcoming?.cancel()
     }
+
+    /// The pipeline's next output. Waiting longer than `stallThreshold` while playing a ready item
+    /// means its source ran dry (a stalled server): the player reports the stall and resumes with
+    /// the next output.
+    private func nextOutput(of pipeline: ItemPipeline) -> ItemPipeline.Output? {
+        switch pipeline.next(waitingAtMost: Self.stallThreshold) {
+        case .element(let output):
+            return output
+        case .closed:
+            return nil
+        case .timedOut:
+            if machine.itemStatus == .readyToPlay && machine.state == .playing {
+                emitAll(machine.handle(.bufferEmpty))
+            }
+            guard let output = pipeline.next() else { return nil }
+            if machine.loadState == .stalled { emitAll(machine.handle(.bufferLikelyToKeepUp)) }
+            return output
+        }
+    }
+
+    /// How long a due frame may keep the present thread waiting before it counts as a stall.
+    static let stallThreshold = 0.5
 
     /// Repeat off ran out (the cursor has no item; a stop keeps its item) and the caller asked to exit then.
     private var isIdleAndDone: Bool {
@@ -54,6 +80,8 @@ extension QueuePlayer {
         case .ended(let length):
             timeline.advance(pastItemOfLength: length)
             emitAll(machine.handle(.itemFinished))
+            // Finished, not cancelled: the audio thread may still be writing its last audio.
+            current = nil
             follow(cursor.advanceAtEnd())
         case .failed(let error):
             emitAll(machine.handle(.itemFailed(error)))
@@ -90,6 +118,7 @@ extension QueuePlayer {
                 draw(picture)
                 trace(pts: pts, itemTime: itemTime, dropped: false)
                 track(pts: pts)
+                if machine.loadState == .playable && pipeline.isBufferFull { emitAll(machine.handle(.bufferLikelyToKeepUp)) }
                 if pipeline.entry != nil, let position { finishSeek(at: position) }
                 if pauseOnNextFrame {
                     pauseOnNextFrame = false
@@ -163,9 +192,7 @@ extension QueuePlayer {
         } else {
             upcoming?.cancel()
             upcoming = nil
-            let pipeline = ItemPipeline(index: index, item: items[index], opener: opener)
-            pipeline.start()
-            current = pipeline
+            current = startPipeline(index)
         }
         currentAsset = nil
         currentTiming = nil
@@ -183,9 +210,19 @@ extension QueuePlayer {
         }
         if upcoming?.index == index { return }
         upcoming?.cancel()
-        let pipeline = ItemPipeline(index: index, item: items[index], opener: opener)
+        upcoming = startPipeline(index)
+    }
+
+    /// Opens item `index` on its decode thread and gives its audio its turn on the audio thread,
+    /// after everything scheduled before it.
+    func startPipeline(_ index: Int, entry: ItemPipeline.Entry? = nil) -> ItemPipeline {
+        let pipeline = ItemPipeline(index: index, item: items[index], opener: opener, entry: entry,
+                                    audioFormat: audioRenderer?.output.format)
+        if let renderer = audioRenderer, let audio = pipeline.audio {
+            renderer.schedule(AudioSegment(itemIndex: index, audio: audio))
+        }
         pipeline.start()
-        upcoming = pipeline
+        return pipeline
     }
 
     /// Every item failed in a row: wait, doubling each round, then try again from where we are.

@@ -11,10 +11,7 @@ extension QueuePlayer {
         let from = position ?? pipeline.item.start ?? .zero
         emitAll(machine.handle(.seekStarted(from: from, to: seek.time)))
         pipeline.cancel()
-        let replacement = ItemPipeline(index: pipeline.index, item: pipeline.item, opener: opener,
-                                       entry: ItemPipeline.Entry(time: seek.time, toleranceBefore: seek.toleranceBefore))
-        replacement.start()
-        current = replacement
+        current = startPipeline(pipeline.index, entry: ItemPipeline.Entry(time: seek.time, toleranceBefore: seek.toleranceBefore))
         seekInFlight = seek
         presentNextFrameNow = true
         if !machine.wantsToPlay { pauseOnNextFrame = true }

@@ -13,6 +13,8 @@ public final class QueuePlayer: @unchecked Sendable {
     let video: VideoOutput
     let clock: PlaybackClock
     let emit: @Sendable (PlayerEvent) -> Void
+    /// Lays the items' audio end to end on the audio output; nil plays video only.
+    let audioRenderer: AudioRenderer?
 
     /// What other threads ask of the present thread, in order.
     enum Request {
@@ -51,19 +53,21 @@ public final class QueuePlayer: @unchecked Sendable {
     var framePTS: MediaTime?
 
     public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
-                clock: PlaybackClock, events: @escaping @Sendable (PlayerEvent) -> Void) {
+                audio: AudioOutput? = nil, clock: PlaybackClock, events: @escaping @Sendable (PlayerEvent) -> Void) {
         self.items = items
         self.settings = settings
         self.opener = opener
         self.video = video
         self.clock = clock
         self.emit = events
+        audioRenderer = audio.map { AudioRenderer(output: $0, reportError: { message in events(.error(message: message)) }) }
         self.cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)
         self.machine = PlaybackStateMachine(repeatMode: settings.repeatMode, scalingMode: settings.scaling)
     }
 
     /// Starts playing on the present thread.
     public func start() {
+        audioRenderer?.start()
         let thread = Thread { [self] in
             run()
             control.lock()

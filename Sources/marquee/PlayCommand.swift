@@ -20,6 +20,9 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Video output: auto or headless[:WxH]. auto plays headless until the DRM output exists.")
     var output: String?
 
+    @Option(help: "Audio output: auto or null (decoded, converted and trimmed, then dropped on an ideal clock). auto is null until the ALSA output exists.")
+    var audio: AudioChoice = .auto
+
     @Option(help: "Write one JSON object per line for every event to FILE, or - for standard output.")
     var events: String?
 
@@ -43,6 +46,10 @@ struct PlayCommand: ParsableCommand {
 
     enum ClockChoice: String, ExpressibleByArgument {
         case realtime, fast
+    }
+
+    enum AudioChoice: String, ExpressibleByArgument {
+        case auto, null
     }
 
     func validate() throws {

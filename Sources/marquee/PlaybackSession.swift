@@ -35,7 +35,8 @@ final class PlaybackSession {
                                        itemCount: plan.items.count)
         self.observer = observer
         player = QueuePlayer(items: plan.items, settings: plan.settings, opener: FFmpegMediaOpener(),
-                             video: HeadlessVideoOutput(size: size, background: plan.settings.background), clock: clock,
+                             video: HeadlessVideoOutput(size: size, background: plan.settings.background),
+                             audio: NullAudioOutput(format: .standard), clock: clock,
                              events: { observer.observe($0) })
     }
 

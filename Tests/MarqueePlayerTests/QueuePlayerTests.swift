@@ -132,6 +132,32 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
         #expect(order == expected)
     }
 
+    @Test func aSourceThatRunsDryInterruptsPlaybackAndResumes() {
+        let media = ScriptedMedia(["slow": .stalling(frames: 20, frameDuration: frame25, stallingAt: 12, seconds: 1.2)])
+        let (player, recorder, _, _) = makePlayer([QueueItem(url: "slow")], media, repeatMode: .off, exitWhenIdle: true)
+        player.start()
+        player.waitUntilFinished()
+        let states = recorder.events.filter {
+            switch $0 {
+            case .loadStateChanged, .playbackStalled, .playbackStateChanged: true
+            default: false
+            }
+        }
+        #expect(states.first == .loadStateChanged(.playable))
+        // Whether the buffer filled (playthroughOK) before the stall depends on thread timing;
+        // what the stall itself raises, and the recovery, do not.
+        guard let stall = states.firstIndex(of: .loadStateChanged(.stalled)) else {
+            Issue.record("no stall reported: \(states)")
+            return
+        }
+        #expect(Array(states[stall...]) == [
+            .loadStateChanged(.stalled), .playbackStalled, .playbackStateChanged(from: .playing, to: .interrupted),
+            .loadStateChanged(.playthroughOK), .playbackStateChanged(from: .interrupted, to: .playing),
+            .playbackStateChanged(from: .playing, to: .stopped),
+        ])
+        #expect(recorder.frames.count == 20)
+    }
+
     @Test func aStillImageStaysUpForItsDuration() {
         let media = ScriptedMedia(["menu.png": .still, "a": .video(frames: 3, frameDuration: frame25)])
         let items = [QueueItem(url: "menu.png", duration: MediaTime(seconds: 2)), QueueItem(url: "a")]

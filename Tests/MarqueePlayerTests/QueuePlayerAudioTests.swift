@@ -1,0 +1,87 @@
+import MarqueeCore
+import Testing
+@testable import MarqueePlayer
+
+private let frame25 = MediaTime(1, per: 25)
+private let fade = Int(AudioRenderer.fadeFrames)
+
+/// Plays scripted media with a capturing null audio output on the virtual clock.
+private func play(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode: RepeatMode,
+                  until done: (([PlayerEvent]) -> Bool)? = nil) -> (NullAudioOutput, EventRecorder) {
+    var settings = PlayerSettings()
+    settings.repeatMode = repeatMode
+    settings.exitWhenIdle = done == nil
+    let recorder = EventRecorder()
+    let audio = NullAudioOutput(format: .standard, keepsSamples: true)
+    let player = QueuePlayer(items: items, settings: settings, opener: media,
+                             video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)), audio: audio,
+                             clock: VirtualClock(), events: { recorder.record($0) })
+    player.start()
+    if let done {
+        recorder.wait(seconds: 60, until: done)
+        player.shutDown()
+    }
+    player.waitUntilFinished()
+    return (audio, recorder)
+}
+
+/// Channel 0 of the captured audio: each sample is its frame index in its media (0 for silence).
+private func leftChannel(_ output: NullAudioOutput) -> [Float] {
+    stride(from: 0, to: output.samples.count, by: 2).map { output.samples[$0] }
+}
+
+private func starts(_ events: [PlayerEvent]) -> Int {
+    events.filter { if case .itemStarted = $0 { true } else { false } }.count
+}
+
+@Suite struct QueuePlayerAudioTests {
+    @Test func trimmedAudioIsExactToTheSampleWithFadesOnlyAtTheCuts() {
+        // 2 s with audio, trimmed to [0.5 s, 1.5 s): frames 24000 ..< 72000 of the media at 48 kHz.
+        let media = ScriptedMedia(["a": .video(frames: 50, frameDuration: frame25, withAudio: true)])
+        let item = QueueItem(url: "a", start: MediaTime(1, per: 2), end: MediaTime(3, per: 2))
+        let (audio, _) = play([item], media, repeatMode: .off)
+        let left = leftChannel(audio)
+        #expect(left.count == 48000)
+        #expect(left[fade..<(48000 - fade)] == ArraySlice((24000 + fade)..<(72000 - fade)).map(Float.init)[...])
+        #expect(left[0] == 0, "a cut starts from silence")
+        #expect(left[fade / 2] > 0 && left[fade / 2] < Float(24000 + fade / 2), "and fades in")
+        #expect(left[47999] < Float(71999) && left[47999] >= 0, "and fades out at a cut end")
+        #expect(stride(from: 1, to: audio.samples.count, by: 2).allSatisfy { audio.samples[$0] == -audio.samples[$0 - 1] })
+    }
+
+    @Test func itemsFollowEachOtherWithoutGapSilenceFillingVideoOnlyItems() {
+        // a: 1 s with audio; b: 0.48 s of video only (12 frames); c: 1 s audio only. Untrimmed: no fades.
+        let media = ScriptedMedia(["a": .video(frames: 25, frameDuration: frame25, withAudio: true),
+                                   "b": .video(frames: 12, frameDuration: frame25),
+                                   "c": .audioOnly(seconds: 1)])
+        let (audio, recorder) = play([QueueItem(url: "a"), QueueItem(url: "b"), QueueItem(url: "c")], media, repeatMode: .off)
+        let left = leftChannel(audio)
+        let expected = (0..<48000).map(Float.init) + [Float](repeating: 0, count: 23040) + (0..<48000).map(Float.init)
+        #expect(left.count == expected.count)
+        #expect(left == expected)
+        #expect(recorder.frames.map(\.item) == Array(repeating: 0, count: 25) + Array(repeating: 1, count: 12))
+    }
+
+    @Test func aThousandLoopsOfATrimmedItemDoNotDriftBySingleSample() {
+        // 0.5 s trimmed from [0.25 s, 0.75 s): 24000 frames a loop, frames 12000 ..< 36000 of the media.
+        let media = ScriptedMedia(["loop": .video(frames: 25, frameDuration: frame25, withAudio: true)])
+        let item = QueueItem(url: "loop", start: MediaTime(1, per: 4), end: MediaTime(3, per: 4))
+        let (audio, _) = play([item], media, repeatMode: .one) { starts($0) >= 1002 }
+        let left = leftChannel(audio)
+        #expect(left.count >= 1000 * 24000)
+        for loop in [0, 1, 2, 499, 998, 999] {
+            let base = loop * 24000
+            #expect(left[base + fade] == Float(12000 + fade), "loop \(loop) starts on its sample")
+            #expect(left[base + 24000 - fade - 1] == Float(36000 - fade - 1), "loop \(loop) ends on its sample")
+            #expect(left[base] == 0)
+        }
+    }
+
+    @Test func aFailingItemTakesNoTimeInTheAudio() {
+        let media = ScriptedMedia(["a": .video(frames: 5, frameDuration: frame25, withAudio: true),
+                                   "gone": .failure("no such file"),
+                                   "c": .video(frames: 5, frameDuration: frame25, withAudio: true)])
+        let (audio, _) = play([QueueItem(url: "a"), QueueItem(url: "gone"), QueueItem(url: "c")], media, repeatMode: .off)
+        #expect(leftChannel(audio) == (0..<9600).map(Float.init) + (0..<9600).map(Float.init))
+    }
+}
