@@ -185,6 +185,12 @@ final class FFmpegMediaReader: MediaReader {
     /// Why the media ended without one picture (or, heard only, one block of audio) when it failed;
     /// nil when it ended normally.
     private func failureReason(audioWanted: Bool) -> String? {
+        // A source that stopped answering mid-stream failed, however much of it played: ending the
+        // item as if it were complete would hide a stalled server (the rest never comes).
+        if let failure = demuxer.readFailure,
+           case .timedOut = MediaOpenError.Reason(classifying: failure, timeout: options.networkTimeout) {
+            return MediaOpenError.Reason.timedOut(after: options.networkTimeout).description
+        }
         let decoder: StreamDecoder
         let what: String
         if let video = demuxer.video {

@@ -55,10 +55,23 @@ final class InputContainer {
     }
 
     /// Reads the next packet of any stream into `packet`, replacing what it held.
+    ///
+    /// A read the deadline (or a cancel) interrupted throws AVERROR_EXIT whatever FFmpeg made of the
+    /// interruption: the HLS demuxer takes an interrupted segment read as the end of that segment and
+    /// returns a packet of the next one, or reports the end of the stream, either of which would turn
+    /// a stalled server into silently skipped or missing media.
     func readPacket(into packet: Packet) throws(FFmpegError) -> ReadOutcome {
         packet.unref()
         let context = context
-        let (code, log) = withDeadline { FFmpegLog.recording { av_read_frame(context, packet.pointer) } }
+        let interrupt = interrupt
+        let (code, log, interrupted) = withDeadline {
+            let (code, log) = FFmpegLog.recording { av_read_frame(context, packet.pointer) }
+            return (code, log, interrupt.hasFired)
+        }
+        if interrupted {
+            packet.unref()
+            throw FFmpegError(code: marquee_averror_exit(), operation: "av_read_frame", log: log)
+        }
         if code == marquee_averror_eof() { return .endOfFile }
         guard code >= 0 else { throw FFmpegError(code: code, operation: "av_read_frame", log: log) }
         return .packet

@@ -12,9 +12,12 @@ final class InterruptDeadline: Sendable {
     /// The `now()` after which calls are interrupted; `Int64.max` while unarmed.
     private let deadline = Atomic<Int64>(.max)
     private let cancelled = Atomic<Bool>(false)
+    /// The callback has told FFmpeg to stop since the last `arm(for:)`.
+    private let fired = Atomic<Bool>(false)
 
     /// Starts the clock for one operation; `nil` means no deadline (local files).
     func arm(for timeout: Duration?) {
+        fired.store(false, ordering: .relaxed)
         guard let timeout else {
             deadline.store(.max, ordering: .relaxed)
             return
@@ -35,10 +38,17 @@ final class InterruptDeadline: Sendable {
 
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
+    /// Whether the callback has stopped something FFmpeg was doing (deadline passed, or cancelled)
+    /// since the operation was armed. What the call then returns is not always an error: demuxers
+    /// that own their I/O take an interrupted read as the end of it (HLS goes on with the next
+    /// segment, or reports the end of the stream), so the owner asks this rather than the code alone.
+    var hasFired: Bool { fired.load(ordering: .relaxed) }
+
     /// The C callback's answer: true stops the blocking call with AVERROR_EXIT.
     func shouldInterrupt() -> Bool {
-        if cancelled.load(ordering: .relaxed) { return true }
-        return Self.now() >= deadline.load(ordering: .relaxed)
+        let stop = cancelled.load(ordering: .relaxed) || Self.now() >= deadline.load(ordering: .relaxed)
+        if stop { fired.store(true, ordering: .relaxed) }
+        return stop
     }
 
     /// The callback FFmpeg stores, with this object as its opaque pointer. The owner of the

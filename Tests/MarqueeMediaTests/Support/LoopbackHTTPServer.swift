@@ -15,6 +15,10 @@ final class LoopbackHTTPServer: Sendable {
         case redirect(to: String)
         /// Accepts the request and never answers: a server that hangs.
         case stall
+        /// Answers like `.file` (byte ranges honoured) but sends only the bytes before offset `after`
+        /// of the file, then goes silent with the connection still open: a server that stalls mid-stream.
+        /// A request starting at or past `after` gets its headers and nothing else.
+        case stallingFile(Data, contentType: String, after: Int)
     }
 
     let port: UInt16
@@ -126,6 +130,8 @@ final class LoopbackHTTPServer: Sendable {
             // Hold the connection until the client gives up (read returns 0) or the server stops.
             var byte: UInt8 = 0
             while recv(connection, &byte, 1, 0) > 0 {}
+        case .stallingFile(let body, let contentType, let after)?:
+            sendStalling(body, contentType: contentType, after: after, range: request.range, on: connection)
         case nil:
             send("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", on: connection)
         }
@@ -243,5 +249,30 @@ private extension [UInt8] {
             return true
         }
         return false
+    }
+}
+
+// MARK: Stalling mid-stream
+
+extension LoopbackHTTPServer {
+    /// The headers of the whole requested range (so the client expects every byte of it), the part of
+    /// it before `after`, then silence until the client hangs up or the server stops.
+    fileprivate func sendStalling(_ body: Data, contentType: String, after: Int, range: (start: Int, end: Int?)?,
+                                  on connection: Int32) {
+        let start = min(range?.start ?? 0, body.count)
+        let end = min(range?.end ?? body.count - 1, body.count - 1)
+        var header = range == nil
+            ? "HTTP/1.1 200 OK\r\n"
+            : "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(start)-\(end)/\(body.count)\r\n"
+        header += "Content-Type: \(contentType)\r\nContent-Length: \(max(0, end + 1 - start))\r\n"
+        header += "Accept-Ranges: bytes\r\nConnection: close\r\n\r\n"
+        var sent = Data(header.utf8)
+        if start < after {
+            sent += body.subdata(in: start..<min(after, end + 1))
+        }
+        send(sent, on: connection)
+        // Hold the connection open, saying nothing, until the client gives up or the server stops.
+        var byte: UInt8 = 0
+        while recv(connection, &byte, 1, 0) > 0 {}
     }
 }
