@@ -64,10 +64,13 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
         let media = ScriptedMedia(["a": .video(frames: 5, frameDuration: frame25),
                                    "broken": .failure("Invalid data found when processing input"),
                                    "c": .video(frames: 5, frameDuration: frame25)])
-        let (player, recorder, _, _) = makePlayer([QueueItem(url: "a"), QueueItem(url: "broken"), QueueItem(url: "c")], media,
-                                                  repeatMode: .off, exitWhenIdle: true)
+        let (player, recorder, _, output) = makePlayer([QueueItem(url: "a"), QueueItem(url: "broken"), QueueItem(url: "c")], media,
+                                                       repeatMode: .off, exitWhenIdle: true)
         player.start()
         player.waitUntilFinished()
+        // Ten presents for ten frames: nothing (no black frame) was drawn while "broken" failed,
+        // so a's last frame stayed on screen until c's first replaced it.
+        #expect(output.presentedCount == 10)
 
         let events = recorder.events
         #expect(events.contains(.itemEnded(index: 1, url: "broken", reason: .playbackError, message: "Invalid data found when processing input")))
