@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeCore
 
 /// What Marquee may open: a local file, or an http(s) resource. Nothing else reaches FFmpeg.
 ///
@@ -16,7 +17,7 @@ public enum MediaSource: Sendable, Hashable, CustomStringConvertible {
     /// Reads a path, a `file:` URL, or an http(s) URL; throws for any other scheme or a malformed URL.
     public init(parsing text: String) throws(MediaOpenError) {
         guard !text.isEmpty else { throw MediaOpenError(url: text, reason: .invalidURL) }
-        guard let scheme = Self.scheme(of: text) else {
+        guard let scheme = URLScheme.of(text) else {
             self = .file(path: text)
             return
         }
@@ -69,17 +70,5 @@ public enum MediaSource: Sendable, Hashable, CustomStringConvertible {
         case .file: "file"
         case .remote: "http,https,tcp,tls"
         }
-    }
-
-    /// RFC 3986: a letter, then letters, digits, `+`, `-` or `.`, then `:`. A path such as
-    /// `media/a:b.mp4` has a `/` before its colon; a bare `a:b.mp4` reads as a scheme (write `./a:b.mp4`),
-    /// as it does in configs.
-    static func scheme(of text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return nil }
-        let candidate = text[..<colon]
-        guard let first = candidate.first, first.isASCII, first.isLetter,
-              candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-        else { return nil }
-        return candidate.lowercased()
     }
 }

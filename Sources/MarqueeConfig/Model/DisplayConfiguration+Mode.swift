@@ -1,3 +1,5 @@
+import MarqueeCore
+
 extension DisplayConfiguration {
     /// Which display mode to set: the screen's preferred one, or a size with an optional refresh
     /// rate, written `preferred`, `1920x1080` or `1920x1080@59.94`.
@@ -35,18 +37,6 @@ extension DisplayConfiguration {
     }
 }
 
-extension DisplayConfiguration.Mode: Codable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let mode = Self(parsing: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "bad mode '\(text)'")
-        }
-        self = mode
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+extension DisplayConfiguration.Mode: TextCodable {
+    public static let textKind = "mode"
 }

@@ -1,3 +1,5 @@
+import MarqueeCore
+
 extension DisplayConfiguration {
     /// Which video output to use, spelled as in `marquee play --output`: `auto`, `drm[:PATH]`,
     /// `headless[:WxH]`.
@@ -39,18 +41,6 @@ extension DisplayConfiguration {
     }
 }
 
-extension DisplayConfiguration.Output: Codable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let output = Self(parsing: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown output '\(text)'")
-        }
-        self = output
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+extension DisplayConfiguration.Output: TextCodable {
+    public static let textKind = "output"
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeCore
 
 /// Where an item's media lives: a local file (always an absolute path once loaded) or an
 /// http(s) resource. Other schemes are refused on purpose: FFmpeg would happily open
@@ -16,7 +17,7 @@ public enum MediaLocation: Sendable, Hashable, CustomStringConvertible {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return .failure(MediaLocationError(message: "url is empty")) }
 
-        guard let scheme = scheme(of: trimmed) else {
+        guard let scheme = URLScheme.of(trimmed) else {
             let url = URL(fileURLWithPath: trimmed, relativeTo: baseDirectory).standardizedFileURL
             return .success(.file(path: url.path))
         }
@@ -37,17 +38,6 @@ public enum MediaLocation: Sendable, Hashable, CustomStringConvertible {
         default:
             return .failure(MediaLocationError(message: "unsupported URL scheme '\(scheme)' (use a file path, http or https)"))
         }
-    }
-
-    /// The scheme in lower case if `text` starts with one (RFC 3986: a letter, then letters,
-    /// digits, `+`, `-` or `.`, then `:`); a path has none.
-    static func scheme(of text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return nil }
-        let candidate = text[..<colon]
-        guard let first = candidate.first, first.isASCII, first.isLetter,
-              candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-        else { return nil }
-        return candidate.lowercased()
     }
 
     /// The path or URL as FFmpeg should be given it.

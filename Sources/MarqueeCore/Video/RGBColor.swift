@@ -40,19 +40,6 @@ public struct RGBColor: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Encoded as its `#RRGGBB` text, the way config writes it.
-extension RGBColor: Codable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let color = Self(parsing: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "bad colour '\(text)'")
-        }
-        self = color
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+extension RGBColor: TextCodable {
+    public static let textKind = "colour"
 }
