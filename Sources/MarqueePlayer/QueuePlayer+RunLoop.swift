@@ -67,8 +67,12 @@ extension QueuePlayer {
             currentAsset = asset
             currentTiming = timing
             scheduler.reset()
-            // A seek reopens the item it is already in: nothing new to announce or prepare.
-            if pipeline.entry != nil { return }
+            // A seek reopens the item it is already in: nothing new to announce, only what follows
+            // to prepare again.
+            if pipeline.entry != nil {
+                prepareUpcoming()
+                return
+            }
             failuresInARow = 0
             retryRound = 0
             emitAll(machine.handle(.itemReady(duration: timing.length ?? asset.duration,

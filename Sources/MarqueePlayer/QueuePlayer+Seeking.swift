@@ -11,6 +11,10 @@ extension QueuePlayer {
         let from = position ?? pipeline.item.start ?? .zero
         emitAll(machine.handle(.seekStarted(from: from, to: seek.time)))
         pipeline.cancel()
+        // The audio thread takes items in the order they were scheduled: the item that follows
+        // must be scheduled again after the replacement, or its audio would come first.
+        upcoming?.cancel()
+        upcoming = nil
         current = startPipeline(pipeline.index, entry: ItemPipeline.Entry(time: seek.time, toleranceBefore: seek.toleranceBefore))
         seekInFlight = seek
         presentNextFrameNow = true

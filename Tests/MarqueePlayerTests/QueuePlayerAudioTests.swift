@@ -84,4 +84,34 @@ private func starts(_ events: [PlayerEvent]) -> Int {
         let (audio, _) = play([QueueItem(url: "a"), QueueItem(url: "gone"), QueueItem(url: "c")], media, repeatMode: .off)
         #expect(leftChannel(audio) == (0..<9600).map(Float.init) + (0..<9600).map(Float.init))
     }
+
+    @Test func afterASeekTheItemsAudioStillComesBeforeTheNextItems() {
+        // lead (2 frames) then, paused by pauseAfterCurrentItem, clip (4 s) with tail (5 frames) prepared after it.
+        let media = ScriptedMedia(["lead": .video(frames: 2, frameDuration: frame25, withAudio: true),
+                                   "clip": .video(frames: 100, frameDuration: frame25, withAudio: true),
+                                   "tail": .video(frames: 5, frameDuration: frame25, withAudio: true)])
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let recorder = EventRecorder()
+        let audio = NullAudioOutput(format: .standard, keepsSamples: true)
+        let player = QueuePlayer(items: [QueueItem(url: "lead"), QueueItem(url: "clip"), QueueItem(url: "tail")],
+                                 settings: settings, opener: media, video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)),
+                                 audio: audio, clock: VirtualClock(), events: { recorder.record($0) })
+        player.send(.pauseAfterCurrentItem)
+        player.start()
+        recorder.wait { $0.contains(.playbackStateChanged(from: .playing, to: .paused)) }
+        player.seek(to: MediaTime(seconds: 3))
+        recorder.wait { $0.contains(.playbackStateChanged(from: .seekingForward, to: .paused)) }
+        player.send(.play)
+        player.waitUntilFinished()
+
+        let left = leftChannel(audio)
+        // The end: the clip's last second up to its very last frame, then all of tail's audio.
+        #expect(left.count > 9600 + 48000)
+        guard left.count > 9600 + 48000 else { return }
+        #expect(Array(left.suffix(9600)) == (0..<9600).map(Float.init), "tail's audio comes last")
+        #expect(left[left.count - 9601] == Float(191_999), "right after the clip's last sample")
+        #expect(left[left.count - 9600 - 24000] == Float(191_999 - 23_999), "the clip resumed at its seek target")
+    }
 }
