@@ -1,3 +1,4 @@
+import Foundation
 import MarqueeCore
 import Testing
 @testable import MarqueePlayer
@@ -64,16 +65,33 @@ private func starts(_ events: [PlayerEvent]) -> Int {
 
     @Test func aThousandLoopsOfATrimmedItemDoNotDriftBySingleSample() {
         // 0.5 s trimmed from [0.25 s, 0.75 s): 24000 frames a loop, frames 12000 ..< 36000 of the media.
+        let loops: [Int] = [0, 1, 2, 499, 998, 999]
+        var watched = Set<Int>()
+        for loop in loops {
+            let base: Int = loop * 24000
+            watched.formUnion([base, base + fade, base + 24000 - fade - 1])
+        }
+        let probe = SampleProbe(watching: watched)
         let media = ScriptedMedia(["loop": .video(frames: 25, frameDuration: frame25, withAudio: true)])
         let item = QueueItem(url: "loop", start: MediaTime(1, per: 4), end: MediaTime(3, per: 4))
-        let (audio, _) = play([item], media, repeatMode: .one) { starts($0) >= 1002 }
-        let left = leftChannel(audio)
-        #expect(left.count >= 1000 * 24000)
-        for loop in [0, 1, 2, 499, 998, 999] {
+        var settings = PlayerSettings()
+        settings.repeatMode = .one
+        let recorder = EventRecorder()
+        let player = QueuePlayer(items: [item], settings: settings, opener: media,
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)), audio: probe,
+                                 clock: VirtualClock(), events: { recorder.record($0) })
+        player.start()
+        recorder.wait(seconds: 60) { starts($0) >= 1002 }
+        player.shutDown()
+        player.waitUntilFinished()
+        #expect(probe.framesWritten >= 1000 * 24000)
+        for loop in loops {
             let base = loop * 24000
-            #expect(left[base + fade] == Float(12000 + fade), "loop \(loop) starts on its sample")
-            #expect(left[base + 24000 - fade - 1] == Float(36000 - fade - 1), "loop \(loop) ends on its sample")
-            #expect(left[base] == 0)
+            let left = probe.left
+            let startValue: Float? = left[base + fade], endValue: Float? = left[base + 24000 - fade - 1], edge: Float? = left[base]
+            #expect(startValue == Float(12000 + fade), "loop \(loop) starts on its sample")
+            #expect(endValue == Float(36000 - fade - 1), "loop \(loop) ends on its sample")
+            #expect(edge == 0)
         }
     }
 
@@ -114,4 +132,31 @@ private func starts(_ events: [PlayerEvent]) -> Int {
         #expect(left[left.count - 9601] == Float(191_999), "right after the clip's last sample")
         #expect(left[left.count - 9600 - 24000] == Float(191_999 - 23_999), "the clip resumed at its seek target")
     }
+}
+
+/// An audio output that keeps only the left-channel samples at the frames a test will look at,
+/// so a thousand loops do not hold a gigabyte of audio.
+private final class SampleProbe: AudioOutput, @unchecked Sendable {
+    let format = AudioFormat.standard
+    private let watched: Set<Int>
+    private let lock = NSLock()
+    private var written = 0
+    private var kept: [Int: Float] = [:]
+
+    init(watching frames: Set<Int>) {
+        watched = frames
+    }
+
+    func write(_ samples: [Float]) throws {
+        lock.withLock {
+            let frames = samples.count / format.channelCount
+            for frame in watched where frame >= written && frame < written + frames {
+                kept[frame] = samples[(frame - written) * format.channelCount]
+            }
+            written += frames
+        }
+    }
+
+    var framesWritten: Int { lock.withLock { written } }
+    var left: [Int: Float] { lock.withLock { kept } }
 }
