@@ -186,6 +186,31 @@ import Testing
         print("memory over 100 loops: RSS high-water \(early.rss) kB -> \(late.rss) kB, fds \(early.fds) -> \(late.fds)")
     }
 
+    /// On a terminal (here a pseudo-terminal from util-linux's `script`) `marquee play` keeps one
+    /// live status line, redrawn in place; without one (every other test) it prints none.
+    @Test func aTerminalShowsOneLiveStatusLine() throws {
+        let folder = try Self.workspace.get()
+        let marquee = try MarqueeProcess.executable().path
+        let transcript = folder.appendingPathComponent("tty-\(UUID().uuidString).txt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", "\(marquee) play a.mp4 --output headless:320x180 --exit-when-idle --repeat off", transcript.path]
+        process.currentDirectoryURL = folder
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let text = try String(contentsOf: transcript, encoding: .utf8)
+        // Redraws return to the line start and clear it instead of scrolling.
+        let redraws = text.components(separatedBy: "\r\u{1B}[K").dropFirst()
+        #expect(redraws.contains { $0.hasPrefix("▶ 1/1 a.mp4  0:01 / 0:02  -0:01  playing") }, "\(text)")
+        #expect(redraws.contains { $0.hasPrefix("info: item 1/1 started") }, "log lines clear the status line first")
+        let runtime = try PlayerRun(arguments: ["play", "a.mp4", "--output", "headless", "--clock", "fast", "--exit-when-idle", "--repeat", "off"], in: folder)
+        #expect(runtime.waitForExit(seconds: 30) == 0)
+        #expect(!runtime.standardError().contains("▶"), "no status line when stderr is not a terminal")
+    }
+
     private func writeConfig(_ text: String, named name: String, in folder: URL) throws {
         try Data(text.utf8).write(to: folder.appendingPathComponent(name))
     }
