@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the QEMU guest harness (Deploy/vm) needs. Idempotent: does nothing
+# (and touches no network) when every package is already installed. Only Debian's apt mirrors are used.
+set -euo pipefail
+
+packages=(
+  qemu-system-x86     # qemu-system-x86_64 (TCG; the machine's /dev/kvm cannot run the stock kernel)
+  linux-image-amd64   # Debian's kernel + modules: the guest boots the very kernel whose drivers we test
+  busybox-static      # the initramfs userland (/init, mount, chroot, modprobe)
+  kmod                # modprobe --show-depends and depmod, used on the host to assemble the image
+  cpio gzip           # initramfs packing
+  python3             # run-guest.py (QMP, timeouts) and vmlinux extraction
+  ffmpeg              # smoke-test clips are generated with the ffmpeg CLI
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "Deploy/vm: installing ${missing[*]}" >&2
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Smoke test of the VM harness: boots Debian's kernel under QEMU/TCG on bochs-drm (-vga std) and runs
+# the real `marquee` binary in the guest: /dev/dri/card0 must exist, `marquee probe` must read a clip
+# made here with the ffmpeg CLI, and `marquee play ... --output headless --clock fast` must exit 0
+# and write frame events. Prints one timing line; exits non-zero with a message on any failure.
+#
+# Usage: Deploy/vm/smoke-test.sh
+#   MARQUEE_BIN=path      use this marquee binary instead of building one
+#   SWIFT_SCRATCH_PATH=p  scratch path for `swift build --product marquee` (default: <repo>/.build)
+#   MARQUEE_VM_CACHE=dir  image/clip cache (default: <repo>/.build-vm-image)
+#   VM_TIMEOUT=s          hard limit for the guest (default 150)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cache=${MARQUEE_VM_CACHE:-$repo/.build-vm-image}
+export MARQUEE_VM_CACHE=$cache
+t_begin=$(date +%s.%N)
+
+fail() { echo "smoke-test: FAIL: $*" >&2; exit 1; }
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+for tool in qemu-system-x86_64 ffmpeg python3 timeout; do
+  command -v "$tool" >/dev/null || fail "'$tool' not found; run Deploy/vm/install-deps.sh"
+done
+
+# 1. marquee
+if [ -n "${MARQUEE_BIN:-}" ]; then
+  marquee=$(readlink -f "$MARQUEE_BIN")
+else
+  scratch=${SWIFT_SCRATCH_PATH:-$repo/.build}
+  t=$(date +%s.%N)
+  (cd "$repo" && swift build --scratch-path "$scratch" --product marquee >&2) || fail "swift build --product marquee failed"
+  marquee=$(cd "$repo" && swift build --scratch-path "$scratch" --show-bin-path)/marquee
+  echo "smoke-test: swift build took $(elapsed "$t") s" >&2
+fi
+[ -x "$marquee" ] || fail "marquee binary not found at $marquee"
+
+# 2. guest image (cached)
+t=$(date +%s.%N)
+"$here/build-initramfs.sh" >/dev/null || fail "guest image build failed"
+t_image=$(elapsed "$t")
+
+# 3. the clip (cached): 2 s of 320x180 H.264 at 30 fps + AAC, from lavfi sources
+clip_cache=$cache/clips/smoke-320x180-30fps-2s.mp4
+if [ ! -s "$clip_cache" ]; then
+  mkdir -p "$(dirname "$clip_cache")"
+  ffmpeg -hide_banner -loglevel error -y \
+    -f lavfi -i testsrc2=size=320x180:rate=30:duration=2 \
+    -f lavfi -i sine=frequency=1000:sample_rate=48000:duration=2 \
+    -c:v libx264 -preset ultrafast -pix_fmt yuv420p -g 30 -c:a aac -shortest \
+    "$clip_cache.tmp.mp4" || fail "ffmpeg could not generate the test clip"
+  mv "$clip_cache.tmp.mp4" "$clip_cache"
+fi
+
+# 4. the share (read-write in the guest, at the same path) with the clip, the binary if the guest
+#    could not see it (tmpfs-backed paths), and the guest script
+share=$cache/smoke-share
+rm -rf "$share"; mkdir -p "$share"
+cp "$clip_cache" "$share/clip.mp4"
+case "$marquee" in
+  /tmp/*|/run/*|/var/tmp/*|/dev/shm/*) cp "$marquee" "$share/marquee"; marquee=$share/marquee ;;
+esac
+
+cat > "$share/guest.sh" <<'GUEST'
+#!/bin/sh
+# Runs in the guest, chrooted into the host's /. $1 = marquee binary; $MVM_SHARE = the share.
+set -u
+marquee=$1; s=$MVM_SHARE
+fail() { echo "guest: FAIL: $*" >&2; exit 1; }
+up() { cut -d' ' -f1 /proc/uptime; }
+echo "kernel=$(uname -r)"
+[ -c /dev/dri/card0 ] || fail "/dev/dri/card0 does not exist (drm driver not loaded?); /dev/dri: $(ls /dev/dri 2>&1)"
+echo "dri=$(ls /dev/dri | tr '\n' ' ')"
+echo "driver=$(sed -n 's/^DRIVER=//p' /sys/class/drm/card0/device/uevent)"
+for c in /sys/class/drm/card0-*; do
+  [ -e "$c/status" ] && echo "connector=${c#/sys/class/drm/card0-} $(cat "$c/status") $(head -1 "$c/modes")"
+done
+t_probe=$(up)
+rc=0
+timeout 60 "$marquee" probe "$s/clip.mp4" > "$s/probe.txt" 2>&1 || rc=$?
+[ $rc -eq 0 ] || { cat "$s/probe.txt" >&2; fail "marquee probe exited $rc"; }
+grep -q '320x180' "$s/probe.txt" || { cat "$s/probe.txt" >&2; fail "marquee probe did not report 320x180"; }
+t_play=$(up)
+timeout 90 "$marquee" play "$s/clip.mp4" --output headless --clock fast --exit-when-idle --repeat off \
+  --events "$s/events.jsonl" --trace-frames > "$s/play.txt" 2>&1 || rc=$?
+t_end=$(up)
+[ $rc -eq 0 ] || { cat "$s/play.txt" >&2; fail "marquee play exited $rc"; }
+echo "uptime_probe=$t_probe uptime_play=$t_play uptime_end=$t_end"
+GUEST
+
+# 5. boot and run (hard timeout inside run-guest.py, and an outer one in case python itself hangs)
+t=$(date +%s.%N)
+vm_timeout=${VM_TIMEOUT:-150}
+rc=0
+timeout -k 5 $((vm_timeout + 30)) python3 "$here/run-guest.py" --gpu std --timeout "$vm_timeout" \
+  --share "$share" --json "$share/run.json" -- /bin/sh "$share/guest.sh" "$marquee" \
+  > "$share/guest-stdout.txt" 2> "$share/guest-stderr.txt" || rc=$?
+t_vm=$(elapsed "$t")
+if [ $rc -ne 0 ]; then
+  cat "$share/guest-stdout.txt" "$share/guest-stderr.txt" >&2
+  case $rc in
+    124) fail "the guest timed out after ${vm_timeout} s (killed); console log: $share/.mvm/serial.log" ;;
+    125) fail "the guest did not boot or report (see above and $share/.mvm/serial.log)" ;;
+    *)   fail "the guest check failed with exit status $rc (see above)" ;;
+  esac
+fi
+
+# 6. host-side checks of what the guest wrote
+ev=$share/events.jsonl
+[ -s "$ev" ] || fail "marquee play wrote no events to $ev"
+frames=$(grep -c '"event":"frame"' "$ev" || true)
+[ "$frames" -ge 55 ] || fail "expected ~60 frame events in $ev, found $frames"
+grep -q '"event":"itemEnded".*"reason":"playbackEnded"' "$ev" || fail "no itemEnded/playbackEnded event in $ev"
+
+out=$share/guest-stdout.txt
+val() { sed -n "s/.*$1=\\([^ ]*\\).*/\\1/p" "$out" | head -1; }
+guest_desc="kernel $(val kernel), $(val driver), $(sed -n 's/^connector=//p' "$out" | head -1), /dev/dri: $(sed -n 's/^dri=//p' "$out" | sed 's/ *$//')"
+boot_to_start=$(val uptime_probe)
+run_time=$(awk -v a="$(val uptime_play)" -v b="$(val uptime_end)" 'BEGIN { printf "%.2f", b - a }')
+probe_time=$(awk -v a="$(val uptime_probe)" -v b="$(val uptime_play)" 'BEGIN { printf "%.2f", b - a }')
+echo "smoke-test: PASS ($guest_desc; $frames frames)"
+echo "smoke-test: timing: guest boot to marquee start ${boot_to_start} s, probe ${probe_time} s, play ${run_time} s; vm ${t_vm} s wall, image ${t_image} s, total $(elapsed "$t_begin") s"
