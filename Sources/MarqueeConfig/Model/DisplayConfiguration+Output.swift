@@ -8,7 +8,8 @@ extension DisplayConfiguration {
         case auto
         /// KMS/DRM; nil picks the first card that has a connected connector.
         case drm(device: String?)
-        /// No screen: frames are decoded, timed and dropped (tests, soak runs); nil uses the media's size.
+        /// No screen: frames are rendered into memory exactly as a screen would show them (tests, soak
+        /// runs, machines without a display); nil means 1280x720.
         case headless(size: Size?)
 
         public static let spellings = ["auto", "drm", "drm:PATH", "headless", "headless:WxH"]
