@@ -83,10 +83,16 @@ extension QueuePlayer {
             presentWhenDue(picture, pts: pts, itemTime: itemTime, from: pipeline)
         case .ended(let length):
             timeline.advance(pastItemOfLength: length)
+            let action = cursor.advanceAtEnd()
+            if action == .idle {
+                // Nothing follows to take over the screen at the item's end: hold its last frame
+                // (or still) for the rest of its length before the queue ends.
+                _ = sleepUntil(origin + timeline.itemOrigin)
+            }
             emitAll(machine.handle(.itemFinished))
             // Finished, not cancelled: the audio thread may still be writing its last audio.
             current = nil
-            follow(cursor.advanceAtEnd())
+            follow(action)
         case .failed(let error):
             emitAll(machine.handle(.itemFailed(error)))
             failuresInARow += 1
@@ -112,6 +118,12 @@ extension QueuePlayer {
                 timeline.restart(at: clock.now() - origin - itemTime)
                 if pausedAt != nil { pausedAt = clock.now() }
                 scheduler.reset()
+            } else if startsItem {
+                // An item's first frame shows at its slot or, if opening it took longer, now, and
+                // the timeline follows it: a late start must not be made up by dropping frames.
+                startsItem = false
+                let late = clock.now() - (origin + timeline.timelineTime(ofItemTime: itemTime))
+                if late > .zero { timeline.restart(at: timeline.itemOrigin + late) }
             }
             let due = origin + timeline.timelineTime(ofItemTime: itemTime)
             let nextDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
@@ -200,6 +212,7 @@ extension QueuePlayer {
         }
         currentAsset = nil
         currentTiming = nil
+        startsItem = true
         emitAll(machine.handle(.itemOpened(index: index, url: items[index].url)))
     }
 

@@ -48,6 +48,8 @@ public final class QueuePlayer: @unchecked Sendable {
     var seekInFlight: SeekRequest?
     /// Show the next frame at once, whatever its due time (after a seek or a frame step).
     var presentNextFrameNow = false
+    /// The next frame is an item's first: it may start late, never early.
+    var startsItem = false
     /// Where the item is in media time (never before its start), and the pts of the frame on screen.
     var position: MediaTime?
     var framePTS: MediaTime?

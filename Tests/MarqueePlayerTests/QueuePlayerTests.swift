@@ -161,6 +161,34 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
         #expect(recorder.frames.count == 20)
     }
 
+    @Test func theLastItemStaysUpForItsWholeLengthBeforeTheQueueEnds() {
+        let media = ScriptedMedia(["menu.png": .still])
+        let (player, recorder, clock, _) = makePlayer([QueueItem(url: "menu.png", duration: MediaTime(seconds: 3))], media,
+                                                      repeatMode: .off, exitWhenIdle: true)
+        player.start()
+        player.waitUntilFinished()
+        #expect(clock.now() >= MediaTime(seconds: 3), "the still was up for \(clock.now()), not 3 s")
+        #expect(recorder.events.last == .playbackStateChanged(from: .playing, to: .stopped))
+    }
+
+    /// On the wall clock, an item that takes a while to open starts late but then plays every
+    /// frame: its first frame anchors the timeline rather than being measured against a start
+    /// that passed while it was opening.
+    @Test func aSlowStartDropsNoFramesOnTheRealClock() {
+        let media = ScriptedMedia(["slow": .stalling(frames: 10, frameDuration: frame25, stallingAt: 0, seconds: 0.3)])
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let recorder = EventRecorder()
+        let player = QueuePlayer(items: [QueueItem(url: "slow")], settings: settings, opener: media,
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)), clock: MonotonicClock(),
+                                 events: { recorder.record($0) })
+        player.start()
+        player.waitUntilFinished()
+        #expect(recorder.frames.count == 10)
+        #expect(recorder.frames.filter(\.dropped).isEmpty, "\(recorder.frames.filter(\.dropped).count) frames dropped")
+    }
+
     @Test func aStillImageStaysUpForItsDuration() {
         let media = ScriptedMedia(["menu.png": .still, "a": .video(frames: 3, frameDuration: frame25)])
         let items = [QueueItem(url: "menu.png", duration: MediaTime(seconds: 2)), QueueItem(url: "a")]
