@@ -32,12 +32,14 @@ let package = Package(
         ]),
         // Backends: each imports its one C module, and no C type leaves it.
         .target(name: "MarqueeMedia", dependencies: ["MarqueeCore", "CFFmpeg"]),
+        .target(name: "MarqueeDRM", dependencies: ["MarqueeCore", "CDRM"]),
         // The engine: drives any MediaOpening, VideoOutput and PlaybackClock; imports no C module.
         .target(name: "MarqueePlayer", dependencies: ["MarqueeCore"]),
         .executableTarget(name: "marquee", dependencies: [
             "MarqueeCore",
             "MarqueeConfig",
             "MarqueeMedia",
+            "MarqueeDRM",
             "MarqueePlayer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),

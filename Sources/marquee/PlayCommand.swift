@@ -17,7 +17,7 @@ struct PlayCommand: ParsableCommand {
     @Argument(help: "One config file (.yaml, .yml, .json, .m3u, .m3u8), or media files and http(s) URLs.")
     var inputs: [String]
 
-    @Option(help: "Video output: auto or headless[:WxH]. auto plays headless until the DRM output exists.")
+    @Option(help: "Video output: auto, drm[:/dev/dri/cardN] or headless[:WxH]. auto is DRM when a card has a connected screen, else headless.")
     var output: String?
 
     @Option(help: "Audio output: auto or null (decoded, converted and trimmed, then dropped on an ideal clock). auto is null until the ALSA output exists.")
@@ -54,8 +54,8 @@ struct PlayCommand: ParsableCommand {
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give a config file or at least one media file or URL") }
-        if let output, DisplayConfiguration.Output(parsing: output) == nil || output.lowercased().hasPrefix("drm") {
-            throw ValidationError("--output must be auto or headless[:WxH] (the DRM output is not built yet)")
+        if let output, DisplayConfiguration.Output(parsing: output) == nil {
+            throw ValidationError("--output must be auto, drm[:PATH] or headless[:WxH]")
         }
     }
 
@@ -76,7 +76,13 @@ struct PlayCommand: ParsableCommand {
         // Config diagnostics are complete lines already (`FILE:LINE:COLUMN: warning: ...`).
         plan.warnings.forEach(Console.shared.log)
         let playbackClock: PlaybackClock = clock == .fast ? VirtualClock() : MonotonicClock()
-        let session = try PlaybackSession(plan: plan, clock: playbackClock, eventsPath: events, traceFrames: traceFrames, logger: logger)
+        let session: PlaybackSession
+        do {
+            session = try PlaybackSession(plan: plan, clock: playbackClock, eventsPath: events, traceFrames: traceFrames, logger: logger)
+        } catch let error as PlayError {
+            error.lines.forEach { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            throw ExitCode(1)
+        }
         let startedAnyItem = session.run()
         if exitWhenIdle && !startedAnyItem { throw ExitCode(1) }
     }

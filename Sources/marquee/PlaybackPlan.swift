@@ -9,6 +9,9 @@ struct PlaybackPlan {
     var items: [QueueItem]
     var settings: PlayerSettings
     var output: DisplayConfiguration.Output
+    /// `display.connector` and `display.mode`: only the DRM output uses them.
+    var connector = DisplayConfiguration.automaticConnector
+    var mode = DisplayConfiguration.Mode.preferred
     var warnings: [String] = []
 
     static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
@@ -36,6 +39,7 @@ struct PlaybackPlan {
             QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration, scaling: $0.scaling)
         }
         return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
+                            connector: configuration.display.connector, mode: configuration.display.mode,
                             warnings: result.warnings.map(\.description))
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MarqueeConfig
 import MarqueeCore
+import MarqueeDRM
 import MarqueeMedia
 import MarqueePlayer
 
@@ -12,6 +13,9 @@ import MarqueePlayer
 final class PlaybackSession {
     private let player: QueuePlayer
     private let observer: SessionObserver
+    /// The screen, when there is one: released explicitly once the player has stopped, because a
+    /// process that exits does not run deinits and the console must come back.
+    private let display: DRMVideoOutput?
     private var signalSources: [DispatchSourceSignal] = []
 
     init(plan: PlaybackPlan, clock: PlaybackClock, eventsPath: String?, traceFrames: Bool, logger: Logger) throws {
@@ -21,21 +25,13 @@ final class PlaybackSession {
         } catch {
             throw PlayError(lines: ["\(error)"])
         }
-        let size: PixelSize
-        switch plan.output {
-        case .headless(let configured?):
-            size = PixelSize(width: configured.width, height: configured.height)
-        case .headless(nil):
-            size = HeadlessVideoOutput.defaultSize
-        case .auto, .drm:
-            logger.notice("no display output in this build: playing headless at \(HeadlessVideoOutput.defaultSize)")
-            size = HeadlessVideoOutput.defaultSize
-        }
+        let video = try VideoOutputFactory.make(plan: plan, logger: logger)
+        display = video.display
         let observer = SessionObserver(writer: writer, logger: EventLogger(logger: logger, itemCount: plan.items.count),
                                        itemCount: plan.items.count)
         self.observer = observer
         player = QueuePlayer(items: plan.items, settings: plan.settings, opener: FFmpegMediaOpener(),
-                             video: HeadlessVideoOutput(size: size, background: plan.settings.background),
+                             video: video.output,
                              audio: NullAudioOutput(format: .standard), clock: clock,
                              events: { observer.observe($0) })
     }
@@ -52,6 +48,9 @@ final class PlaybackSession {
         player.start()
         player.waitUntilFinished()
         Console.shared.endStatus()
+        for problem in display?.close() ?? [] {
+            Console.shared.log("warning: closing the display: \(problem)")
+        }
         return observer.startedAnyItem
     }
 }

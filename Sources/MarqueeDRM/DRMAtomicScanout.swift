@@ -1,0 +1,54 @@
+import CDRM
+
+/// Atomic modesetting: one commit with ALLOW_MODESET sets connector, mode and primary plane; each
+/// later frame changes only the plane's FB_ID, non-blocking, with a flip event.
+final class DRMAtomicScanout: DRMScanout {
+    private let device: DRMDevice
+    private let connector: DRMObjectProperties
+    private let crtc: DRMObjectProperties
+    private let plane: DRMObjectProperties
+    private let modeBlob: DRMPropertyBlob
+    private let width: UInt64, height: UInt64
+
+    let kind = "atomic"
+
+    init(device: DRMDevice, connectorID: UInt32, crtcID: UInt32, crtcIndex: Int, mode: drmModeModeInfo) throws(DRMError) {
+        self.device = device
+        connector = try DRMObjectProperties(device: device, objectID: connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR), kind: "connector")
+        crtc = try DRMObjectProperties(device: device, objectID: crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC), kind: "CRTC")
+        plane = try DRMPlaneResources(device: device).primaryPlane(device: device, crtcIndex: crtcIndex)
+        modeBlob = try DRMPropertyBlob(device: device, mode: mode)
+        width = UInt64(mode.hdisplay)
+        height = UInt64(mode.vdisplay)
+    }
+
+    func modeset(_ buffer: DRMDumbBuffer) throws(DRMError) {
+        let request = try DRMAtomicRequest(device: device)
+        try request.add(connector, "CRTC_ID", UInt64(crtc.objectID))
+        try request.add(crtc, "MODE_ID", UInt64(modeBlob.id))
+        try request.add(crtc, "ACTIVE", 1)
+        try addPlane(to: request, buffer)
+        try request.commit(flags: marquee_drm_mode_atomic_allow_modeset(), what: "modeset")
+    }
+
+    func flip(to buffer: DRMDumbBuffer) throws(DRMError) {
+        let request = try DRMAtomicRequest(device: device)
+        try request.add(plane, "FB_ID", UInt64(buffer.framebufferID))
+        try request.commit(flags: marquee_drm_mode_page_flip_event() | marquee_drm_mode_atomic_nonblock(),
+                           what: "flip to fb \(buffer.framebufferID)")
+    }
+
+    private func addPlane(to request: DRMAtomicRequest, _ buffer: DRMDumbBuffer) throws(DRMError) {
+        try request.add(plane, "FB_ID", UInt64(buffer.framebufferID))
+        try request.add(plane, "CRTC_ID", UInt64(crtc.objectID))
+        // Source coordinates are 16.16 fixed point; same size as the CRTC: no plane scaling.
+        try request.add(plane, "SRC_X", 0)
+        try request.add(plane, "SRC_Y", 0)
+        try request.add(plane, "SRC_W", width << 16)
+        try request.add(plane, "SRC_H", height << 16)
+        try request.add(plane, "CRTC_X", 0)
+        try request.add(plane, "CRTC_Y", 0)
+        try request.add(plane, "CRTC_W", width)
+        try request.add(plane, "CRTC_H", height)
+    }
+}

@@ -1,0 +1,42 @@
+import Glibc
+import MarqueeCore
+
+/// An opened card with its connectors read, and which of them has a screen.
+struct DRMCard {
+    let device: DRMDevice
+    let resources: DRMResources
+    let connectors: [DRMConnector]
+
+    static let searchPaths = (0..<16).map { "/dev/dri/card\($0)" }
+
+    init(path: String) throws(DRMError) {
+        device = try DRMDevice(path: path)
+        resources = try DRMResources(device: device)
+        var connectors: [DRMConnector] = []
+        for id in resources.connectorIDs {
+            connectors.append(try DRMConnector(device: device, id: id))
+        }
+        self.connectors = connectors
+    }
+
+    var hasConnectedScreen: Bool {
+        connectors.contains { $0.isConnected && !$0.modeInfos.isEmpty }
+    }
+
+    /// The first card with a connected screen; every card tried and why it was passed over
+    /// otherwise, so "no screen" is explained (no /dev/dri, a render-only card, nothing plugged in).
+    static func firstConnected() -> Result<DRMCard, DRMError> {
+        var passedOver: [String] = []
+        for path in searchPaths where access(path, F_OK) == 0 {
+            do {
+                let card = try DRMCard(path: path)
+                if card.hasConnectedScreen { return .success(card) }
+                passedOver.append("\(path): no connected connector")
+            } catch {
+                passedOver.append("\(path): \(error)")
+            }
+        }
+        let why = passedOver.isEmpty ? "no /dev/dri/card* exists" : passedOver.joined(separator: "; ")
+        return .failure(DRMError(operation: "looking for a card with a connected screen", message: why))
+    }
+}

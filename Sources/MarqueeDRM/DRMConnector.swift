@@ -1,0 +1,52 @@
+import CDRM
+import MarqueeCore
+
+/// Owns a drmModeConnector; exposes its name (`HDMI-A-1`, `Virtual-1`), status and modes.
+final class DRMConnector {
+    private let handle: drmModeConnectorPtr
+    let id: UInt32
+    let name: String
+    let isConnected: Bool
+    /// The kernel's modes, as they must be handed back to it for a modeset.
+    let modeInfos: [drmModeModeInfo]
+    let encoderIDs: [UInt32]
+    let currentEncoderID: UInt32
+
+    init(device: DRMDevice, id: UInt32) throws(DRMError) {
+        // drmModeGetConnector probes the sink (re-reads EDID), which is what hotplug needs and what
+        // a player starting on a screen that just powered up needs too.
+        handle = try drmNonNull(drmModeGetConnector(device.fd, id), "drmModeGetConnector(\(id))")
+        let c = handle.pointee
+        self.id = id
+        let typeName = drmModeGetConnectorTypeName(c.connector_type).map { String(cString: $0) } ?? "Unknown\(c.connector_type)"
+        name = "\(typeName)-\(c.connector_type_id)"
+        isConnected = c.connection == DRM_MODE_CONNECTED
+        modeInfos = Array(UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes)))
+        encoderIDs = Array(UnsafeBufferPointer(start: c.encoders, count: Int(c.count_encoders)))
+        currentEncoderID = c.encoder_id
+    }
+
+    deinit {
+        drmModeFreeConnector(handle)
+    }
+
+    var modes: [DisplayMode] { modeInfos.map(DisplayMode.init(drm:)) }
+
+    var candidate: ConnectorChoice.Candidate {
+        ConnectorChoice.Candidate(name: name, isConnected: isConnected, modeCount: modeInfos.count)
+    }
+}
+
+extension DisplayMode {
+    init(drm info: drmModeModeInfo) {
+        var rate = 0.0
+        if info.htotal > 0 && info.vtotal > 0 {
+            rate = Double(info.clock) * 1000 / (Double(info.htotal) * Double(info.vtotal))
+            if info.flags & UInt32(DRM_MODE_FLAG_INTERLACE) != 0 { rate *= 2 }
+            if info.flags & UInt32(DRM_MODE_FLAG_DBLSCAN) != 0 { rate /= 2 }
+            if info.vscan > 1 { rate /= Double(info.vscan) }
+        }
+        self.init(size: PixelSize(width: Int(info.hdisplay), height: Int(info.vdisplay)),
+                  refreshRate: rate, isPreferred: info.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0)
+    }
+}

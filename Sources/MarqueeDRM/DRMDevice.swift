@@ -1,0 +1,36 @@
+import CDRM
+import Glibc
+
+/// Owns one open DRM card's file descriptor; every other DRM owner keeps its device alive, so the
+/// fd is closed only after the buffers and blobs made on it are gone.
+final class DRMDevice {
+    let fd: Int32
+    let path: String
+
+    init(path: String) throws(DRMError) {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw DRMError(code: errno, operation: "open(\(path))") }
+        self.fd = fd
+        self.path = path
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// The first opener of a card is master already; anyone else (a second player, a compositor
+    /// still running) must ask, and fails with EBUSY/EACCES while another master holds it.
+    func becomeMaster() throws(DRMError) {
+        if drmIsMaster(fd) != 0 { return }
+        try drmChecked(drmSetMaster(fd), "drmSetMaster(\(path))")
+    }
+
+    func dropMaster() throws(DRMError) {
+        try drmChecked(drmDropMaster(fd), "drmDropMaster(\(path))")
+    }
+
+    /// Atomic implies universal planes; false when the driver (or an old kernel) refuses it.
+    func enableAtomic() -> Bool {
+        drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
+    }
+}

@@ -1,0 +1,30 @@
+import CDRM
+
+/// For drivers without atomic support: drmModeSetCrtc once, then drmModePageFlip per frame.
+final class DRMLegacyScanout: DRMScanout {
+    private let device: DRMDevice
+    private let connectorID: UInt32
+    private let crtcID: UInt32
+    private let mode: drmModeModeInfo
+
+    let kind = "legacy"
+
+    init(device: DRMDevice, connectorID: UInt32, crtcID: UInt32, mode: drmModeModeInfo) {
+        self.device = device
+        self.connectorID = connectorID
+        self.crtcID = crtcID
+        self.mode = mode
+    }
+
+    func modeset(_ buffer: DRMDumbBuffer) throws(DRMError) {
+        var connector = connectorID
+        var mode = mode
+        try drmChecked(drmModeSetCrtc(device.fd, crtcID, buffer.framebufferID, 0, 0, &connector, 1, &mode),
+                       "drmModeSetCrtc(crtc \(crtcID), fb \(buffer.framebufferID))")
+    }
+
+    func flip(to buffer: DRMDumbBuffer) throws(DRMError) {
+        try drmChecked(drmModePageFlip(device.fd, crtcID, buffer.framebufferID, marquee_drm_mode_page_flip_event(), nil),
+                       "drmModePageFlip(crtc \(crtcID), fb \(buffer.framebufferID))")
+    }
+}

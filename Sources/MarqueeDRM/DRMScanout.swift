@@ -1,0 +1,10 @@
+/// How buffers reach the screen: atomic commits, or the legacy SetCrtc and PageFlip calls for
+/// drivers without atomic support.
+protocol DRMScanout: AnyObject {
+    /// "atomic" or "legacy", for the log line.
+    var kind: String { get }
+    /// The modeset: the connector, mode and first buffer, blocking until it is on screen.
+    func modeset(_ buffer: DRMDumbBuffer) throws(DRMError)
+    /// Queues a flip to `buffer` with a completion event; returns at once.
+    func flip(to buffer: DRMDumbBuffer) throws(DRMError)
+}
