@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Checks a QMP screendump (binary PPM) of the guest's 1280x800 screen against the test still.
+
+usage: drm-check.py picture MODE DUMP.ppm   -> the still is shown as scaling MODE puts it
+       drm-check.py gone DUMP.ppm           -> the still is no longer on screen
+
+The still (made by drm-test.sh) is 640x360: quadrants red | green over blue | yellow, with a 16 px
+magenta stripe down its left edge so that fill and aspectFill (which crops 32 source columns off
+each side) tell apart. Expected rectangles, worked out by hand from ScalingGeometry's rules for
+640x360 on 1280x800:
+  aspectFit  scale 2 (= min(1280/640, 800/360)): 1280x720 at (0,40), black bars above and below
+  fill       stretched to 1280x800 at (0,0)
+  aspectFill scale 800/360: the centre 576x360 of the source (x 32..608) fills 1280x800
+  none       640x360 at ((1280-640)/2, (800-360)/2) = (320,220), black around it
+Samples every 8 px; those within MARGIN screen px of a colour edge are skipped (scaler filtering).
+"""
+import sys
+
+SCREEN = (1280, 800)
+SRC = (640, 360)
+STRIPE = 16
+TOLERANCE = 8
+MARGIN = 6
+# mode: (destination rect x, y, w, h on screen), (source crop x, y, w, h)
+GEOMETRY = {
+    'aspectFit': ((0, 40, 1280, 720), (0, 0, 640, 360)),
+    'fill': ((0, 0, 1280, 800), (0, 0, 640, 360)),
+    'aspectFill': ((0, 0, 1280, 800), (32, 0, 576, 360)),
+    'none': ((320, 220, 640, 360), (0, 0, 640, 360)),
+}
+BLACK = (0, 0, 0)
+RED, GREEN, BLUE, YELLOW, MAGENTA = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0), (255, 0, 255)
+
+
+def read_ppm(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    fields, i = [], 0
+    while len(fields) < 4:  # magic, width, height, maxval; '#' comments are not written by qemu
+        while data[i:i + 1].isspace():
+            i += 1
+        j = i
+        while not data[j:j + 1].isspace():
+            j += 1
+        fields.append(data[i:j])
+        i = j
+    i += 1
+    if fields[0] != b'P6' or fields[3] != b'255':
+        raise SystemExit(f'{path}: not a binary 8-bit PPM')
+    w, h = int(fields[1]), int(fields[2])
+    return w, h, data[i:i + w * h * 3]
+
+
+def source_colour(sx, sy):
+    if sx < STRIPE:
+        return MAGENTA
+    if sy < SRC[1] / 2:
+        return RED if sx < SRC[0] / 2 else GREEN
+    return BLUE if sx < SRC[0] / 2 else YELLOW
+
+
+def near(v, edges, margin):
+    return any(abs(v - e) < margin for e in edges)
+
+
+def expected(mode, x, y):
+    """The colour at screen pixel (x, y), or None when it sits too close to an edge to judge."""
+    (dx, dy, dw, dh), (cx, cy, cw, ch) = GEOMETRY[mode]
+    px, py = x + 0.5, y + 0.5
+    if near(px, (dx, dx + dw), MARGIN) or near(py, (dy, dy + dh), MARGIN):
+        return None
+    if not (dx <= px < dx + dw and dy <= py < dy + dh):
+        return BLACK
+    kx, ky = dw / cw, dh / ch          # screen px per source px
+    sx, sy = cx + (px - dx) / kx, cy + (py - dy) / ky
+    if near(sx, (STRIPE, SRC[0] / 2), MARGIN / kx) or near(sy, (SRC[1] / 2,), MARGIN / ky):
+        return None
+    return source_colour(sx, sy)
+
+
+def samples(w, h, pixels):
+    for y in range(3, h, 8):
+        for x in range(3, w, 8):
+            o = (y * w + x) * 3
+            yield x, y, tuple(pixels[o:o + 3])
+
+
+def check_picture(mode, path):
+    w, h, pixels = read_ppm(path)
+    if (w, h) != SCREEN:
+        return f'screen is {w}x{h}, expected {SCREEN[0]}x{SCREEN[1]}'
+    bad, judged, first = 0, 0, None
+    for x, y, got in samples(w, h, pixels):
+        want = expected(mode, x, y)
+        if want is None:
+            continue
+        judged += 1
+        if any(abs(a - b) > TOLERANCE for a, b in zip(got, want)):
+            bad += 1
+            first = first or f'({x},{y}) is {got}, expected {want}'
+    if bad:
+        return f'{bad} of {judged} samples wrong, first {first}'
+    return None
+
+
+def check_gone(path):
+    """The still's colours cover at most 5% of the samples (the console is black with some text)."""
+    w, h, pixels = read_ppm(path)
+    still = {RED, GREEN, BLUE, YELLOW, MAGENTA}
+    hits = total = 0
+    for _, _, got in samples(w, h, pixels):
+        total += 1
+        if any(all(abs(a - b) <= TOLERANCE for a, b in zip(got, c)) for c in still):
+            hits += 1
+    if hits > total * 0.05:
+        return f'{hits} of {total} samples still show the picture ({w}x{h})'
+    return None
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == 'picture' and sys.argv[2] in GEOMETRY:
+        problem = check_picture(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == 'gone':
+        problem = check_gone(sys.argv[2])
+    else:
+        raise SystemExit(__doc__)
+    if problem:
+        print(problem)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# End-to-end test of `marquee play --output drm` on real kernel drivers: boots Debian's kernel under
+# QEMU/TCG on bochs-drm (--gpu std) and on virtio-gpu (--gpu virtio), runs the host-built marquee
+# in the guest and checks QMP screendumps on the host:
+#   scaling-MODE  a 640x360 still with each scaling mode on the 1280x800 screen: bars, crop and
+#                 quadrant colours where ScalingGeometry puts them (drm-check.py, tolerance 8)
+#   clip          a 2 s 30 fps clip with --trace-frames exits 0, every frame presented, none dropped
+#   config        display.output/connector/mode from a config (drm:/dev/dri/card0, Virtual-1, 1024x768)
+#                 reach the output: the screen is 1024x768; connector HDMI-A-1 fails with exit 1
+#   sigterm       SIGTERM while a still is up: exit 0 and the picture is gone (CRTC/console restored)
+# Prints PASS/FAIL per check and GPU; exits 1 on any failure. Hard timeouts on every step.
+#
+# Usage: Deploy/vm/drm-test.sh [std|virtio]...      (default: both)
+#   MARQUEE_BIN=path      use this marquee binary instead of building one
+#   SWIFT_SCRATCH_PATH=p  scratch path for `swift build --product marquee` (default: <repo>/.build)
+#   MARQUEE_VM_CACHE=dir  image/fixture cache (default: <repo>/.build-vm-image)
+#   VM_TIMEOUT=s          hard limit per guest (default 240)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cache=${MARQUEE_VM_CACHE:-$repo/.build-vm-image}
+export MARQUEE_VM_CACHE=$cache
+gpus=("$@"); [ ${#gpus[@]} -gt 0 ] || gpus=(std virtio)
+t_begin=$(date +%s.%N)
+
+die() { echo "drm-test: error: $*" >&2; exit 2; }
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+for tool in qemu-system-x86_64 ffmpeg python3 timeout; do
+  command -v "$tool" >/dev/null || die "'$tool' not found; run Deploy/vm/install-deps.sh"
+done
+
+if [ -n "${MARQUEE_BIN:-}" ]; then
+  marquee=$(readlink -f "$MARQUEE_BIN")
+else
+  scratch=${SWIFT_SCRATCH_PATH:-$repo/.build}
+  (cd "$repo" && timeout 1800 swift build --scratch-path "$scratch" --product marquee >&2) || die "swift build failed"
+  marquee=$(cd "$repo" && swift build --scratch-path "$scratch" --show-bin-path)/marquee
+fi
+[ -x "$marquee" ] || die "marquee binary not found at $marquee"
+"$here/build-initramfs.sh" >/dev/null || die "guest image build failed"
+
+# Fixtures (cached), from lavfi sources: the still described in drm-check.py, and a 2 s clip.
+fixtures=$cache/drm-fixtures
+mkdir -p "$fixtures"
+# The still is a lossless RGB video (FFV1, 2 fps, 4 s) rather than a PNG: a PNG item with
+# `duration: 3` ends as soon as its frame is shown (an engine bug, headless too), and FFV1 keeps
+# the colours exact (no YUV rounding).
+if [ ! -s "$fixtures/still.mkv" ]; then
+  timeout 60 ffmpeg -hide_banner -loglevel error -y \
+    -f lavfi -i color=c=0xFF0000:s=320x180:r=2:d=4 -f lavfi -i color=c=0x00FF00:s=320x180:r=2:d=4 \
+    -f lavfi -i color=c=0x0000FF:s=320x180:r=2:d=4 -f lavfi -i color=c=0xFFFF00:s=320x180:r=2:d=4 \
+    -filter_complex "[0][1][2][3]xstack=inputs=4:layout=0_0|w0_0|0_h0|w0_h0,format=rgb24,drawbox=x=0:y=0:w=16:h=360:color=0xFF00FF:t=fill,format=bgr0" \
+    -c:v ffv1 "$fixtures/still.tmp.mkv" || die "ffmpeg could not make the still"
+  mv "$fixtures/still.tmp.mkv" "$fixtures/still.mkv"
+fi
+if [ ! -s "$fixtures/clip.mp4" ]; then
+  timeout 60 ffmpeg -hide_banner -loglevel error -y -f lavfi -i testsrc2=size=320x180:rate=30:duration=2 \
+    -c:v libx264 -preset ultrafast -pix_fmt yuv420p -g 30 "$fixtures/clip.tmp.mp4" || die "ffmpeg could not make the clip"
+  mv "$fixtures/clip.tmp.mp4" "$fixtures/clip.mp4"
+fi
+
+guest_script() {
+cat <<'GUEST'
+#!/bin/sh
+# Runs in the guest. $1 = marquee, $2 = gpu name; $MVM_SHARE = the share (fixtures, results).
+set -u
+marquee=$1; gpu=$2; s=$MVM_SHARE
+up() { cut -d' ' -f1 /proc/uptime; }
+# Waits (up to $2 s) for the first frame event in events file $1: the picture is on screen.
+wait_frame() {
+  i=0
+  while ! grep -q '"event":"frame"' "$1" 2>/dev/null; do
+    i=$((i + 1)); [ $i -le $(($2 * 10)) ] || return 1
+    sleep 0.1
+  done
+}
+for mode in aspectFit aspectFill fill none; do
+  t0=$(up)
+  timeout 60 "$marquee" play "$s/still3.yaml" --output drm --repeat off --exit-when-idle --scaling $mode \
+    --events "$s/$gpu-$mode.jsonl" --trace-frames > "$s/$gpu-$mode.log" 2>&1 &
+  pid=$!
+  if wait_frame "$s/$gpu-$mode.jsonl" 30; then
+    t1=$(up)
+    sleep 0.5
+    "$s/.mvm/screendump" "$gpu-$mode" || echo "screendump $mode failed" >> "$s/$gpu-$mode.log"
+  else
+    t1=none
+  fi
+  rc=0; wait $pid || rc=$?
+  echo "scaling-$mode rc=$rc start=$t0 first_frame=$t1 end=$(up)"
+done
+# display.connector and display.mode from the config reach the output; a wrong name is an error.
+timeout 60 "$marquee" play "$s/still-config.yaml" --repeat off --exit-when-idle \
+  --events "$s/$gpu-config.jsonl" --trace-frames > "$s/$gpu-config.log" 2>&1 &
+pid=$!
+if wait_frame "$s/$gpu-config.jsonl" 30; then sleep 0.5; "$s/.mvm/screendump" "$gpu-config"; fi
+rc=0; wait $pid || rc=$?
+rc2=0
+timeout 60 "$marquee" play "$s/still-badconnector.yaml" --repeat off --exit-when-idle > "$s/$gpu-badconnector.log" 2>&1 || rc2=$?
+echo "config rc=$rc bad=$rc2"
+t0=$(up)
+rc=0
+timeout 90 "$marquee" play "$s/clip.mp4" --output drm --repeat off --exit-when-idle \
+  --events "$s/$gpu-clip.jsonl" --trace-frames > "$s/$gpu-clip.log" 2>&1 || rc=$?
+echo "clip rc=$rc start=$t0 end=$(up)"
+# Control: the same clip headless, to tell the DRM output's costs from the engine's.
+rc=0
+timeout 90 "$marquee" play "$s/clip.mp4" --output headless:1280x800 --repeat off --exit-when-idle \
+  --events "$s/$gpu-clip-headless.jsonl" --trace-frames > "$s/$gpu-clip-headless.log" 2>&1 || rc=$?
+echo "clip-headless rc=$rc"
+t0=$(up)
+timeout 90 "$marquee" play "$s/still-loop.yaml" --output drm \
+  --events "$s/$gpu-term.jsonl" --trace-frames > "$s/$gpu-term.log" 2>&1 &
+pid=$!
+if wait_frame "$s/$gpu-term.jsonl" 30; then
+  sleep 0.5
+  "$s/.mvm/screendump" "$gpu-term-before"
+  t1=$(up)
+  kill -TERM $pid
+  rc=0; wait $pid || rc=$?
+  t2=$(up)
+  sleep 0.5
+  "$s/.mvm/screendump" "$gpu-term-after"
+  echo "sigterm rc=$rc start=$t0 kill=$t1 exited=$t2"
+else
+  kill -KILL $pid 2>/dev/null
+  echo "sigterm rc=noframe start=$t0"
+fi
+GUEST
+}
+
+failures=0
+report() {  # gpu check ok detail
+  if [ "$3" = ok ]; then echo "PASS $1 $2${4:+ ($4)}"; else echo "FAIL $1 $2: $4"; failures=$((failures + 1)); fi
+}
+field() {  # field LINE-NAME KEY FILE: the value of KEY= on the guest line starting with LINE-NAME
+  awk -v n="$1" -v k="$2" '$1 == n { for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) { print substr($i, length(k) + 2); exit } }' "$3"
+}
+
+for gpu in "${gpus[@]}"; do
+  share=$cache/drm-share-$gpu
+  rm -rf "$share"; mkdir -p "$share"
+  cp "$fixtures/still.mkv" "$fixtures/clip.mp4" "$share/"
+  printf 'playlist:\n  repeat: "off"\n  items:\n    - url: still.mkv\n      duration: 3\n' > "$share/still3.yaml"
+  printf 'playlist:\n  repeat: one\n  items:\n    - url: still.mkv\n' > "$share/still-loop.yaml"
+  printf 'playlist:\n  items:\n    - url: still.mkv\n      duration: 3\ndisplay:\n  output: drm:/dev/dri/card0\n  connector: Virtual-1\n  mode: 1024x768\n  scaling: fill\n' > "$share/still-config.yaml"
+  printf 'playlist:\n  items:\n    - url: still.mkv\ndisplay:\n  output: drm\n  connector: HDMI-A-1\n' > "$share/still-badconnector.yaml"
+  bin=$marquee
+  case "$marquee" in /tmp/*|/run/*|/var/tmp/*|/dev/shm/*) cp "$marquee" "$share/marquee"; bin=$share/marquee ;; esac
+  guest_script > "$share/guest.sh"
+  t=$(date +%s.%N)
+  vm_timeout=${VM_TIMEOUT:-240}
+  rc=0
+  timeout -k 5 $((vm_timeout + 30)) python3 "$here/run-guest.py" --gpu "$gpu" --timeout "$vm_timeout" \
+    --share "$share" -- /bin/sh "$share/guest.sh" "$bin" "$gpu" > "$share/out.txt" 2> "$share/err.txt" || rc=$?
+  echo "drm-test: $gpu guest ran $(elapsed "$t") s (rc $rc)"
+  out=$share/out.txt
+  if [ $rc -ne 0 ]; then
+    report "$gpu" guest fail "run-guest exited $rc; $(tail -3 "$share/err.txt" | tr '\n' ' ')"
+    continue
+  fi
+  for mode in aspectFit aspectFill fill none; do
+    r=$(field "scaling-$mode" rc "$out")
+    ppm=$share/$gpu-$mode.ppm
+    if [ "$r" != 0 ]; then
+      report "$gpu" "scaling-$mode" fail "marquee exited ${r:-?}: $(tail -2 "$share/$gpu-$mode.log" | tr '\n' ' ')"
+    elif [ ! -s "$ppm" ]; then
+      report "$gpu" "scaling-$mode" fail "no screendump ($(tail -2 "$share/$gpu-$mode.log" | tr '\n' ' '))"
+    elif problem=$(python3 "$here/drm-check.py" picture "$mode" "$ppm"); then
+      t0=$(field "scaling-$mode" start "$out"); t1=$(field "scaling-$mode" first_frame "$out")
+      report "$gpu" "scaling-$mode" ok "start to first frame event $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s"
+    else
+      report "$gpu" "scaling-$mode" fail "$problem ($ppm)"
+    fi
+  done
+  r=$(field config rc "$out"); size=$(head -c 20 "$share/$gpu-config.ppm" 2>/dev/null | tr '\n' ' ' | cut -d' ' -f2,3)
+  if [ "$r" = 0 ] && [ "$size" = "1024 768" ] && grep -q 'display: Virtual-1 1024x768@' "$share/$gpu-config.log"; then
+    report "$gpu" config ok "$(sed -n 's/.*display: //p' "$share/$gpu-config.log")"
+  else
+    report "$gpu" config fail "exit ${r:-?}, screen '${size}': $(head -2 "$share/$gpu-config.log" | tr '\n' ' ')"
+  fi
+  r=$(field config bad "$out")
+  if [ "$r" = 1 ] && grep -q 'no connector named HDMI-A-1' "$share/$gpu-badconnector.log"; then
+    report "$gpu" bad-connector ok "$(head -1 "$share/$gpu-badconnector.log")"
+  else
+    report "$gpu" bad-connector fail "exit ${r:-?}: $(head -2 "$share/$gpu-badconnector.log" | tr '\n' ' ')"
+  fi
+  r=$(field clip rc "$out"); ev=$share/$gpu-clip.jsonl
+  shown=$(grep -c '"event":"frame"' "$ev" 2>/dev/null || true)
+  dropped=$(grep '"event":"frame"' "$ev" 2>/dev/null | grep -c '"dropped":true' || true)
+  drop_times=$( (grep '"dropped":true' "$ev" 2>/dev/null || true) | sed -n 's/.*"time":\([0-9.]*\).*/\1/p' | awk '{ printf "%s%.3f", (NR > 1 ? "," : ""), $1 }')
+  if [ "$r" != 0 ]; then
+    report "$gpu" clip fail "marquee exited ${r:-?}: $(tail -2 "$share/$gpu-clip.log" | tr '\n' ' ')"
+  elif [ "$dropped" -ne 0 ] || [ "$shown" -lt 60 ]; then
+    report "$gpu" clip fail "$shown frame events, $dropped dropped at timeline s [$drop_times] (expected 60, 0 dropped)"
+  else
+    report "$gpu" clip ok "$shown frames, 0 dropped, $(awk -v a="$(field clip start "$out")" -v b="$(field clip end "$out")" 'BEGIN { printf "%.2f", b - a }') s"
+  fi
+  hdrop=$(grep '"event":"frame"' "$share/$gpu-clip-headless.jsonl" 2>/dev/null | grep -c '"dropped":true' || true)
+  echo "INFO $gpu clip-headless (control, not a check): exit $(field clip-headless rc "$out"), $hdrop dropped"
+  r=$(field sigterm rc "$out")
+  if [ "$r" != 0 ]; then
+    report "$gpu" sigterm fail "marquee exited ${r:-?} after SIGTERM: $(tail -2 "$share/$gpu-term.log" | tr '\n' ' ')"
+  elif ! problem=$(python3 "$here/drm-check.py" picture aspectFit "$share/$gpu-term-before.ppm"); then
+    report "$gpu" sigterm fail "the still was not up before SIGTERM: $problem"
+  elif ! problem=$(python3 "$here/drm-check.py" gone "$share/$gpu-term-after.ppm"); then
+    report "$gpu" sigterm fail "$problem"
+  else
+    report "$gpu" sigterm ok "exit 0 $(awk -v a="$(field sigterm kill "$out")" -v b="$(field sigterm exited "$out")" 'BEGIN { printf "%.2f", b - a }') s after SIGTERM, picture gone"
+  fi
+done
+echo "drm-test: $failures failure(s), $(elapsed "$t_begin") s"
+[ $failures -eq 0 ]
