@@ -8,6 +8,8 @@
 #   config        display.output/connector/mode from a config (drm:/dev/dri/card0, Virtual-1, 1024x768)
 #                 reach the output: the screen is 1024x768; connector HDMI-A-1 fails with exit 1
 #   sigterm       SIGTERM while a still is up: exit 0 and the picture is gone (CRTC/console restored)
+#   probe         `marquee probe` lists the card, Virtual-1 connected with its preferred 1280x800 and
+#                 other modes, and a primary plane taking XRGB8888
 # Prints PASS/FAIL per check and GPU; exits 1 on any failure. Hard timeouts on every step.
 #
 # Usage: Deploy/vm/drm-test.sh [std|virtio]...      (default: both)
@@ -129,6 +131,10 @@ else
   kill -KILL $pid 2>/dev/null
   echo "sigterm rc=noframe start=$t0"
 fi
+# The hardware inventory: cards, connectors with their modes, CRTCs, planes.
+rc=0
+timeout 60 "$marquee" probe > "$s/$gpu-probe.txt" 2>&1 || rc=$?
+echo "probe rc=$rc"
 GUEST
 }
 
@@ -176,6 +182,13 @@ for gpu in "${gpus[@]}"; do
       report "$gpu" "scaling-$mode" fail "$problem ($ppm)"
     fi
   done
+  r=$(field probe rc "$out"); probe=$share/$gpu-probe.txt
+  if [ "$r" = 0 ] && grep -q '^  connector Virtual-1 (.*connected$' "$probe" && grep -q '^    preferred 1280x800@' "$probe" \
+     && grep -q '^    modes .*1024x768@60' "$probe" && grep -q 'plane .* primary  formats .*XR24' "$probe"; then
+    report "$gpu" probe ok "$(head -1 "$probe"); $(grep -c '^  plane' "$probe") plane(s)"
+  else
+    report "$gpu" probe fail "exit ${r:-?}: $(head -4 "$probe" 2>/dev/null | tr '\n' ' ')"
+  fi
   r=$(field config rc "$out"); size=$(head -c 20 "$share/$gpu-config.ppm" 2>/dev/null | tr '\n' ' ' | cut -d' ' -f2,3)
   if [ "$r" = 0 ] && [ "$size" = "1024 768" ] && grep -q 'display: Virtual-1 1024x768@' "$share/$gpu-config.log"; then
     report "$gpu" config ok "$(sed -n 's/.*display: //p' "$share/$gpu-config.log")"

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MarqueeConfig
 import MarqueeCore
+import MarqueeDRM
 import MarqueeMedia
 
 /// `marquee probe MEDIA [--json]`: the facts Marquee reads from one media file or URL (duration,
@@ -10,11 +11,11 @@ import MarqueeMedia
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Show what Marquee reads from a media file or URL: duration, natural and coded size, rotation, tracks."
+        abstract: "Show what Marquee reads from a media file or URL (duration, sizes, rotation, tracks), or without one, the display hardware."
     )
 
-    @Argument(help: "A media file (relative to the current directory), a file: URL, or an http(s) URL.")
-    var media: String
+    @Argument(help: "A media file (relative to the current directory), a file: URL, or an http(s) URL. Without it: the display hardware (DRM cards, connectors, modes, CRTCs, planes).")
+    var media: String?
 
     @Flag(help: "Print one JSON object with sorted keys instead of aligned text.")
     var json = false
@@ -29,6 +30,10 @@ struct ProbeCommand: ParsableCommand {
     }
 
     func run() throws {
+        guard let media else {
+            print(DisplayInventoryReport.text(DRMInventory.cards()))
+            return
+        }
         let workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let source: MediaSource
         switch MediaLocation.resolve(media, relativeTo: workingDirectory) {

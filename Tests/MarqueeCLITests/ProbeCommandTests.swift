@@ -105,10 +105,13 @@ import Testing
         #expect(outcome.standardError == "ftp://example.com/a.mp4: unsupported URL scheme 'ftp' (use a file path, http or https)\n")
     }
 
-    @Test func mediaIsRequired() throws {
+    /// Without media it lists the display hardware; this machine has no /dev/dri, so it says so and
+    /// succeeds (the guest tests in Deploy/vm check the listing on real drivers).
+    @Test func withoutMediaItListsTheDisplayHardware() throws {
         let outcome = try MarqueeProcess.run(["probe"], in: MarqueeProcess.repositoryRoot())
 
-        #expect(outcome.status != 0)
-        #expect(outcome.standardError.contains("Missing expected argument"))
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let hasCards = FileManager.default.fileExists(atPath: "/dev/dri/card0")
+        #expect(outcome.standardOutput.contains(hasCards ? "card /dev/dri/card0" : "display: no DRM cards"))
     }
 }

@@ -1,0 +1,57 @@
+import CDRM
+import Glibc
+import MarqueeCore
+
+/// Reads every DRM card's connectors, modes, CRTCs and planes without becoming master, so probing
+/// works while a player or console owns the screen.
+public enum DRMInventory {
+    /// One entry per /dev/dri/card* that exists: its facts, or why it could not be read.
+    public static func cards() -> [Result<DisplayCardInfo, DRMError>] {
+        DRMCard.searchPaths.filter { access($0, F_OK) == 0 }.map { path in
+            Result { () throws(DRMError) -> DisplayCardInfo in try read(path: path) }
+        }
+    }
+
+    private static func read(path: String) throws(DRMError) -> DisplayCardInfo {
+        let device = try DRMDevice(path: path)
+        // Without this cap the kernel hides primary and cursor planes from the list.
+        _ = drmSetClientCap(device.fd, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1)
+        let resources = try DRMResources(device: device)
+        var connectors: [DisplayCardInfo.Connector] = []
+        for id in resources.connectorIDs {
+            let connector = try DRMConnector(device: device, id: id)
+            connectors.append(.init(id: id, name: connector.name, isConnected: connector.isConnected, modes: connector.modes))
+        }
+        var planes: [DisplayCardInfo.Plane] = []
+        for id in try DRMPlaneResources(device: device).planeIDs {
+            let plane = try DRMPlane(device: device, id: id)
+            let properties = try DRMObjectProperties(device: device, objectID: id, type: UInt32(DRM_MODE_OBJECT_PLANE), kind: "plane")
+            planes.append(.init(id: id, kind: kind(ofPlaneType: properties.values["type"]),
+                                formats: plane.formats.map(fourcc), properties: properties.ids.keys.sorted()))
+        }
+        return DisplayCardInfo(path: path, driver: driverName(device), connectors: connectors,
+                               crtcIDs: resources.crtcIDs, planes: planes)
+    }
+
+    private static func driverName(_ device: DRMDevice) -> String {
+        guard let version = drmGetVersion(device.fd) else { return "unknown" }
+        defer { drmFreeVersion(version) }
+        guard let name = version.pointee.name else { return "unknown" }
+        return String(cString: name)
+    }
+
+    /// The `type` property's values (DRM_PLANE_TYPE_*).
+    private static func kind(ofPlaneType value: UInt64?) -> String {
+        switch value {
+        case 0: "overlay"
+        case 1: "primary"
+        case 2: "cursor"
+        default: "unknown"
+        }
+    }
+
+    private static func fourcc(_ code: UInt32) -> String {
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: code >> (8 * $0)) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

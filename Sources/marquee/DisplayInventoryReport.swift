@@ -1,0 +1,29 @@
+import MarqueeCore
+import MarqueeDRM
+
+/// `marquee probe` without media: the display hardware, as aligned text an operator reads when the
+/// wrong connector or mode came up.
+enum DisplayInventoryReport {
+    static func text(_ cards: [Result<DisplayCardInfo, DRMError>]) -> String {
+        guard !cards.isEmpty else { return "display: no DRM cards (/dev/dri/card* does not exist)" }
+        var lines: [String] = []
+        for card in cards {
+            switch card {
+            case .failure(let error):
+                lines.append("card: \(error)")
+            case .success(let info):
+                lines.append("card \(info.path)  driver \(info.driver)  crtcs \(info.crtcIDs.map(String.init).joined(separator: ","))")
+                for connector in info.connectors {
+                    lines.append("  connector \(connector.name) (\(connector.id))  \(connector.isConnected ? "connected" : "disconnected")")
+                    if let preferred = connector.modes.first(where: \.isPreferred) { lines.append("    preferred \(preferred)") }
+                    if !connector.modes.isEmpty { lines.append("    modes \(connector.modes.map(\.description).joined(separator: " "))") }
+                }
+                for plane in info.planes {
+                    lines.append("  plane \(plane.id) \(plane.kind)  formats \(plane.formats.joined(separator: ","))")
+                    lines.append("    properties \(plane.properties.joined(separator: ","))")
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
