@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Marquee builds and tests against. Idempotent: skips apt when all
+# Installs the Debian packages Marquee builds and tests against, or the packages given as
+# arguments (Deploy/vm/install-deps.sh passes the guest harness's). Idempotent: skips apt when all
 # are present, so re-running the README commands costs nothing.
 set -euo pipefail
 
-packages=(
+packages=("$@")
+[ ${#packages[@]} -gt 0 ] || packages=(
   pkg-config
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
   libdrm-dev libasound2-dev libevdev-dev

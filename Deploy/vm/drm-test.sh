@@ -33,15 +33,7 @@ for tool in qemu-system-x86_64 ffmpeg python3 timeout; do
   command -v "$tool" >/dev/null || die "'$tool' not found; run Deploy/vm/install-deps.sh"
 done
 
-if [ -n "${MARQUEE_BIN:-}" ]; then
-  marquee=$(readlink -f "$MARQUEE_BIN")
-else
-  scratch=${SWIFT_SCRATCH_PATH:-$repo/.build}
-  # Release: under TCG a debug build is slow enough to drop frames of the clip (measured: 1-2 of 60).
-  (cd "$repo" && timeout 1800 swift build -c release --scratch-path "$scratch" --product marquee >&2) || die "swift build failed"
-  marquee=$(cd "$repo" && swift build -c release --scratch-path "$scratch" --show-bin-path)/marquee
-fi
-[ -x "$marquee" ] || die "marquee binary not found at $marquee"
+marquee=$("$here/marquee-binary.sh") || die "no marquee binary"
 "$here/build-initramfs.sh" >/dev/null || die "guest image build failed"
 
 # Fixtures (cached), from lavfi sources: the still described in drm-check.py, and a 2 s clip.

@@ -6,7 +6,7 @@
 #
 # Usage: Deploy/vm/smoke-test.sh
 #   MARQUEE_BIN=path      use this marquee binary instead of building one
-#   SWIFT_SCRATCH_PATH=p  scratch path for `swift build --product marquee` (default: <repo>/.build)
+#   SWIFT_SCRATCH_PATH=p  scratch path for `swift build -c release --product marquee` (default: <repo>/.build)
 #   MARQUEE_VM_CACHE=dir  image/clip cache (default: <repo>/.build-vm-image)
 #   VM_TIMEOUT=s          hard limit for the guest (default 150)
 set -euo pipefail
@@ -25,16 +25,9 @@ for tool in qemu-system-x86_64 ffmpeg python3 timeout; do
 done
 
 # 1. marquee
-if [ -n "${MARQUEE_BIN:-}" ]; then
-  marquee=$(readlink -f "$MARQUEE_BIN")
-else
-  scratch=${SWIFT_SCRATCH_PATH:-$repo/.build}
-  t=$(date +%s.%N)
-  (cd "$repo" && swift build --scratch-path "$scratch" --product marquee >&2) || fail "swift build --product marquee failed"
-  marquee=$(cd "$repo" && swift build --scratch-path "$scratch" --show-bin-path)/marquee
-  echo "smoke-test: swift build took $(elapsed "$t") s" >&2
-fi
-[ -x "$marquee" ] || fail "marquee binary not found at $marquee"
+t=$(date +%s.%N)
+marquee=$("$here/marquee-binary.sh") || fail "no marquee binary"
+echo "smoke-test: marquee ready in $(elapsed "$t") s" >&2
 
 # 2. guest image (cached)
 t=$(date +%s.%N)
