@@ -37,8 +37,10 @@ fi
 [ -d "/lib/modules/$KVER" ] || die "/lib/modules/$KVER missing"
 
 # Modules the guest loads (dependencies are resolved below). Display: bochs (-vga std), virtio-gpu;
-# transport and shares: virtio_pci, 9p, 9pnet_virtio; input: evdev, virtio_input, uinput.
-MODULES=(bochs virtio-gpu virtio_pci 9p 9pnet_virtio evdev virtio_input uinput)
+# transport and shares: virtio_pci, 9p, 9pnet_virtio; input: evdev, virtio_input, uinput, and a USB
+# keyboard on xhci (usbhid, hid_generic); sound: intel-hda with its generic codec.
+MODULES=(bochs virtio-gpu virtio_pci 9p 9pnet_virtio evdev virtio_input uinput
+         xhci_pci usbhid hid_generic snd_hda_intel snd_hda_codec_generic)
 
 out=$cache/$KVER
 mkdir -p "$out"

@@ -17,6 +17,13 @@ The command's stdout/stderr are copied to ours; our exit status is the command's
 Screendumps: a guest command can run `$MVM_SHARE/.mvm/screendump NAME`; the host then saves the
 guest screen to $MVM_SHARE/NAME.ppm (QMP screendump, exact pixels) before the call returns.
 From Python, Guest(...).screendump(path) does the same at a host-chosen moment.
+
+Keys: `$MVM_SHARE/.mvm/sendkey QCODE...` (e.g. `kp_3 kp_enter`, `audionext`, `spc`) makes the host press
+and release each key in turn through QMP input-send-event; from Python, Guest(...).send_keys([...]).
+Any QMP command: `$MVM_SHARE/.mvm/qmp '{"execute": ..., "arguments": {...}}'` prints its JSON return.
+Devices: --keyboard virtio|usb|both adds a virtio keyboard and/or a USB keyboard on xhci (media keys
+reach the guest through virtio only); --sound-wav FILE adds intel-hda whose output qemu writes to FILE
+(48 kHz); --qemu-arg=ARG passes anything else.
 """
 import argparse, ctypes, json, os, re, shlex, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
@@ -45,6 +52,35 @@ while [ ! -e "$MVM_SHARE/$name.ppm.done" ]; do
 done
 [ "$(cat "$MVM_SHARE/$name.ppm.done")" = ok ]
 '''
+
+
+GUEST_REQUEST = r'''#!/bin/sh
+# Ask the host to run a request (MVM:KIND NAME with the argument in $MVM_SHARE/.mvm/NAME.req);
+# waits up to 20 s for NAME.done, prints what the host answered after "ok ", fails on "error ...".
+kind=$1; shift
+n=req-$$-$(date +%s%N)
+printf '%s' "$*" > "$MVM_SHARE/.mvm/$n.req"
+echo "MVM:$kind $n" > /dev/console
+i=0
+while [ ! -e "$MVM_SHARE/.mvm/$n.done" ]; do
+  i=$((i + 1)); [ $i -le 200 ] || { echo "$kind: host did not answer" >&2; exit 1; }
+  sleep 0.05
+done
+answer=$(cat "$MVM_SHARE/.mvm/$n.done"); rm -f "$MVM_SHARE/.mvm/$n.req" "$MVM_SHARE/.mvm/$n.done"
+case $answer in ok*) [ "$answer" = ok ] || echo "${answer#ok }";; *) echo "$kind: $answer" >&2; exit 1;; esac
+'''
+
+KEYBOARD = {
+    'virtio': ['-device', 'virtio-keyboard-pci'],
+    'usb': ['-device', 'qemu-xhci,id=xhci', '-device', 'usb-kbd,bus=xhci.0'],
+}
+KEYBOARD['both'] = KEYBOARD['virtio'] + KEYBOARD['usb']
+
+
+def sound_wav(path):
+    """intel-hda with one output codec whose samples qemu writes to a WAV file on the host."""
+    return ['-audiodev', f'wav,id=snd0,path={os.path.abspath(path)},out.frequency=48000',
+            '-device', 'intel-hda', '-device', 'hda-output,audiodev=snd0']
 
 
 def _die_with_parent():
@@ -100,6 +136,14 @@ class QMP:
         self.cmd('screendump', filename=os.path.abspath(path))
         return path
 
+    def send_keys(self, qcodes, hold=0.05, gap=0.05):
+        """Press and release each key (a QEMU qcode such as 'kp_3', 'audionext', 'spc') in turn."""
+        for code in qcodes:
+            for down in (True, False):
+                self.cmd('input-send-event', events=[
+                    {'type': 'key', 'data': {'down': down, 'key': {'type': 'qcode', 'data': code}}}])
+                time.sleep(hold if down else gap)
+
     def close(self):
         try:
             self.s.close()
@@ -132,6 +176,10 @@ class Guest:
         with open(os.path.join(self.mvm, 'screendump'), 'w') as f:
             f.write(GUEST_SCREENDUMP)
         os.chmod(os.path.join(self.mvm, 'screendump'), 0o755)
+        for name, kind in (('sendkey', 'KEYS'), ('qmp', 'QMP')):
+            with open(os.path.join(self.mvm, name), 'w') as f:
+                f.write(GUEST_REQUEST.replace('kind=$1; shift', f'kind={kind}'))
+            os.chmod(os.path.join(self.mvm, name), 0o755)
         envs = {'PATH': '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'HOME': '/tmp',
                 'LANG': 'C.UTF-8', 'TERM': 'dumb', 'MVM_SHARE': self.share}
         for kv in env:
@@ -188,6 +236,9 @@ class Guest:
             m = re.match(r'MVM:SCREENDUMP (\S+)', line)
             if m:
                 threading.Thread(target=self._answer_screendump, args=(m.group(1),), daemon=True).start()
+            m = re.match(r'MVM:(KEYS|QMP) (\S+)', line)
+            if m:
+                threading.Thread(target=self._answer_request, args=m.groups(), daemon=True).start()
             with self.cv:
                 self.lines.append(line)
                 self.cv.notify_all()
@@ -201,8 +252,26 @@ class Guest:
         with open(os.path.join(self.share, name + '.ppm.done'), 'w') as f:
             f.write(status + '\n')
 
+    def _answer_request(self, kind, name):
+        status = 'ok'
+        try:
+            with open(os.path.join(self.mvm, name + '.req')) as f:
+                argument = f.read()
+            if kind == 'KEYS':
+                self.send_keys(argument.split())
+            else:
+                request = json.loads(argument)
+                status = 'ok ' + json.dumps(self.qmp.cmd(request['execute'], **request.get('arguments', {})))
+        except Exception as e:  # report to the guest rather than leave it waiting
+            status = f'error: {e}'
+        with open(os.path.join(self.mvm, name + '.done'), 'w') as f:
+            f.write(status + '\n')
+
     def screendump(self, path):
         return self.qmp.screendump(path)
+
+    def send_keys(self, qcodes, **timing):
+        return self.qmp.send_keys(qcodes, **timing)
 
     def wait_line(self, pattern, timeout):
         """Wait for a serial line matching pattern; returns the match or None (timeout / qemu gone)."""
@@ -282,6 +351,10 @@ def main():
     ap.add_argument('--smp', type=int, default=1)
     ap.add_argument('--env', action='append', default=[], metavar='K=V')
     ap.add_argument('--cwd', help='working directory of the command (default: ours)')
+    ap.add_argument('--keyboard', choices=sorted(KEYBOARD), help='add a virtio and/or USB keyboard')
+    ap.add_argument('--sound-wav', metavar='FILE', help='add intel-hda; qemu writes its output to FILE')
+    ap.add_argument('--qemu-arg', action='append', default=[], metavar='ARG',
+                    help='one more qemu argument (repeatable; write --qemu-arg=-device)')
     ap.add_argument('--json', help='write rc, timings and paths to this file')
     ap.add_argument('--verbose', '-v', action='store_true', help='echo the guest console to stderr')
     ap.add_argument('command', nargs=argparse.REMAINDER)
@@ -299,7 +372,9 @@ def main():
     signal.signal(signal.SIGINT, on_signal)
     try:
         guest = Guest(argv, gpu=a.gpu, share=a.share, mem=a.mem, smp=a.smp, env=a.env, cwd=a.cwd,
-                      verbose=a.verbose)
+                      verbose=a.verbose,
+                      extra_qemu=(KEYBOARD.get(a.keyboard, []) + (sound_wav(a.sound_wav) if a.sound_wav else [])
+                                  + a.qemu_arg))
         with guest:
             rc = guest.wait(a.timeout)
             sys.stdout.buffer.write(guest.output('stdout')); sys.stdout.flush()
