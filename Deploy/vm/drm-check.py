@@ -3,6 +3,11 @@
 
 usage: drm-check.py picture MODE DUMP.ppm   -> the still is shown as scaling MODE puts it
        drm-check.py gone DUMP.ppm           -> the still is no longer on screen
+       drm-check.py gapless EVENTS.jsonl ITEMS FRAMES FPS ROUNDS
+                                            -> the --trace-frames log shows ROUNDS rounds of ITEMS
+                                               items of FRAMES frames each, every frame presented,
+                                               each one 1/FPS after the last on the timeline, and
+                                               no wall-clock gap of two frame slots or more
 
 The still (made by drm-test.sh) is 640x360: quadrants red | green over blue | yellow, with a 16 px
 magenta stripe down its left edge so that fill and aspectFill (which crops 32 source columns off
@@ -12,6 +17,10 @@ each side) tell apart. Expected rectangles, worked out by hand from ScalingGeome
   fill       stretched to 1280x800 at (0,0)
   aspectFill scale 800/360: the centre 576x360 of the source (x 32..608) fills 1280x800
   none       640x360 at ((1280-640)/2, (800-360)/2) = (320,220), black around it
+  portrait   display.rotation 90, aspectFit: on the 800x1280 portrait screen, scale 1.25
+             (= min(800/640, 1280/360)): 800x450 at (0,415); that portrait picture is shown turned
+             clockwise, so portrait (lx, ly) is screen (1280 - ly, lx): the still's top edge runs
+             down the screen's right side
 Samples every 8 px; those within MARGIN screen px of a colour edge are skipped (scaler filtering).
 """
 import sys
@@ -27,7 +36,10 @@ GEOMETRY = {
     'fill': ((0, 0, 1280, 800), (0, 0, 640, 360)),
     'aspectFill': ((0, 0, 1280, 800), (32, 0, 576, 360)),
     'none': ((320, 220, 640, 360), (0, 0, 640, 360)),
+    'portrait': ((0, 415, 800, 450), (0, 0, 640, 360)),
 }
+# Modes drawn on a portrait screen turned clockwise onto the landscape one.
+CLOCKWISE = {'portrait'}
 BLACK = (0, 0, 0)
 RED, GREEN, BLUE, YELLOW, MAGENTA = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0), (255, 0, 255)
 
@@ -67,6 +79,8 @@ def expected(mode, x, y):
     """The colour at screen pixel (x, y), or None when it sits too close to an edge to judge."""
     (dx, dy, dw, dh), (cx, cy, cw, ch) = GEOMETRY[mode]
     px, py = x + 0.5, y + 0.5
+    if mode in CLOCKWISE:
+        px, py = py, SCREEN[0] - px
     if near(px, (dx, dx + dw), MARGIN) or near(py, (dy, dy + dh), MARGIN):
         return None
     if not (dx <= px < dx + dw and dy <= py < dy + dh):
@@ -117,11 +131,46 @@ def check_gone(path):
     return None
 
 
+def check_gapless(path, items, frames, fps, rounds):
+    import json
+    with open(path) as f:
+        events = [json.loads(line) for line in f if line.strip()]
+    shown = [e for e in events if e['event'] == 'frame']
+    dropped = [e for e in shown if e.get('dropped')]
+    if dropped:
+        return f'{len(dropped)} frame(s) dropped, first at timeline {dropped[0]["time"]:.3f} s'
+    want = [i for _ in range(rounds) for i in range(items) for _ in range(frames)]
+    got = [e['item'] for e in shown[:len(want)]]
+    if got != want:
+        at = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b), len(got))
+        return f'frame {at} of the trace is item {got[at] if at < len(got) else "none"}, expected item {want[at]}'
+    slot = 1 / fps
+    worst_boundary = worst_inside = 0.0
+    for k in range(1, len(want)):
+        a, b = shown[k - 1], shown[k]
+        step = b['time'] - a['time']
+        if abs(step - slot) > 0.001:
+            return f'frame {k} (item {b["item"]}) is {step * 1000:.1f} ms after the last on the timeline, expected {slot * 1000:.1f}'
+        wall = b['t'] - a['t']
+        if k % frames == 0:
+            worst_boundary = max(worst_boundary, wall)
+        else:
+            worst_inside = max(worst_inside, wall)
+    if max(worst_boundary, worst_inside) >= 2 * slot:
+        return (f'a wall-clock gap of {max(worst_boundary, worst_inside) * 1000:.0f} ms between frames '
+                f'(at item boundaries up to {worst_boundary * 1000:.0f} ms, inside items {worst_inside * 1000:.0f} ms)')
+    print(f'{len(want)} frames in {rounds} rounds, every slot filled; largest wall-clock step '
+          f'{worst_boundary * 1000:.0f} ms at item boundaries, {worst_inside * 1000:.0f} ms inside items')
+    return None
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == 'picture' and sys.argv[2] in GEOMETRY:
         problem = check_picture(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 3 and sys.argv[1] == 'gone':
         problem = check_gone(sys.argv[2])
+    elif len(sys.argv) == 7 and sys.argv[1] == 'gapless':
+        problem = check_gapless(sys.argv[2], *map(int, sys.argv[3:7]))
     else:
         raise SystemExit(__doc__)
     if problem:

@@ -4,6 +4,11 @@
 # in the guest and checks QMP screendumps on the host:
 #   scaling-MODE  a 640x360 still with each scaling mode on the 1280x800 screen: bars, crop and
 #                 quadrant colours where ScalingGeometry puts them (drm-check.py, tolerance 8)
+#   portrait      display.rotation 90: the still aspect-fit on the 800x1280 portrait screen, shown
+#                 turned clockwise on the 1280x800 one (drm-check.py picture portrait)
+#   gapless       a playlist of two 1 s 30 fps clips with repeat all, stopped once it has looped
+#                 twice: the frame trace shows all 120 frames in order, each one slot after the last,
+#                 none dropped, no wall-clock step of two slots (drm-check.py gapless)
 #   clip          a 2 s 30 fps clip with --trace-frames exits 0, every frame presented, none dropped
 #   config        display.output/connector/mode from a config (drm:/dev/dri/card0, Virtual-1, 1024x768)
 #                 reach the output: the screen is 1024x768; connector HDMI-A-1 fails with exit 1
@@ -55,6 +60,15 @@ if [ ! -s "$fixtures/clip.mp4" ]; then
     -c:v libx264 -preset ultrafast -pix_fmt yuv420p -g 30 "$fixtures/clip.tmp.mp4" || die "ffmpeg could not make the clip"
   mv "$fixtures/clip.tmp.mp4" "$fixtures/clip.mp4"
 fi
+# Two 1 s clips that look different, for the gapless loop.
+for pair in "loop-a testsrc2=size=320x180:rate=30:duration=1" "loop-b mandelbrot=size=320x180:rate=30,trim=duration=1"; do
+  name=${pair%% *}
+  if [ ! -s "$fixtures/$name.mp4" ]; then
+    timeout 60 ffmpeg -hide_banner -loglevel error -y -f lavfi -i "${pair#* }" \
+      -c:v libx264 -preset ultrafast -pix_fmt yuv420p -g 30 "$fixtures/$name.tmp.mp4" || die "ffmpeg could not make $name"
+    mv "$fixtures/$name.tmp.mp4" "$fixtures/$name.mp4"
+  fi
+done
 
 guest_script() {
 cat <<'GUEST'
@@ -86,6 +100,23 @@ for mode in aspectFit aspectFill fill none; do
   rc=0; wait $pid || rc=$?
   echo "scaling-$mode rc=$rc start=$t0 first_frame=$t1 end=$(up)"
 done
+timeout 60 "$marquee" play "$s/still-portrait.yaml" --output drm --repeat off --exit-when-idle \
+  --events "$s/$gpu-portrait.jsonl" --trace-frames > "$s/$gpu-portrait.log" 2>&1 &
+pid=$!
+if wait_frame "$s/$gpu-portrait.jsonl" 30; then sleep 0.5; "$s/.mvm/screendump" "$gpu-portrait"; fi
+rc=0; wait $pid || rc=$?
+echo "portrait rc=$rc"
+# Two clips looped: stop once the third round has begun (the fifth itemStarted).
+timeout 90 "$marquee" play "$s/loop2.yaml" --output drm \
+  --events "$s/$gpu-loop.jsonl" --trace-frames > "$s/$gpu-loop.log" 2>&1 &
+pid=$!
+i=0
+while [ "$(cat "$s/$gpu-loop.jsonl" 2>/dev/null | grep -c '"event":"itemStarted"')" -lt 5 ] && [ $i -lt 600 ]; do
+  i=$((i + 1)); sleep 0.1
+done
+kill -TERM $pid 2>/dev/null
+rc=0; wait $pid || rc=$?
+echo "gapless rc=$rc"
 # display.connector and display.mode from the config reach the output; a wrong name is an error.
 timeout 60 "$marquee" play "$s/still-config.yaml" --repeat off --exit-when-idle \
   --events "$s/$gpu-config.jsonl" --trace-frames > "$s/$gpu-config.log" 2>&1 &
@@ -141,9 +172,11 @@ field() {  # field LINE-NAME KEY FILE: the value of KEY= on the guest line start
 for gpu in "${gpus[@]}"; do
   share=$cache/drm-share-$gpu
   rm -rf "$share"; mkdir -p "$share"
-  cp "$fixtures/still.mkv" "$fixtures/clip.mp4" "$share/"
+  cp "$fixtures/still.mkv" "$fixtures/clip.mp4" "$fixtures/loop-a.mp4" "$fixtures/loop-b.mp4" "$share/"
   printf 'playlist:\n  repeat: "off"\n  items:\n    - url: still.mkv\n      duration: 3\n' > "$share/still3.yaml"
   printf 'playlist:\n  repeat: one\n  items:\n    - url: still.mkv\n' > "$share/still-loop.yaml"
+  printf 'playlist:\n  items:\n    - url: still.mkv\n      duration: 3\ndisplay:\n  rotation: 90\n' > "$share/still-portrait.yaml"
+  printf 'playlist:\n  repeat: all\n  items:\n    - url: loop-a.mp4\n    - url: loop-b.mp4\n' > "$share/loop2.yaml"
   printf 'playlist:\n  items:\n    - url: still.mkv\n      duration: 3\ndisplay:\n  output: drm:/dev/dri/card0\n  connector: Virtual-1\n  mode: 1024x768\n  scaling: fill\n' > "$share/still-config.yaml"
   printf 'playlist:\n  items:\n    - url: still.mkv\ndisplay:\n  output: drm\n  connector: HDMI-A-1\n' > "$share/still-badconnector.yaml"
   bin=$marquee
@@ -152,7 +185,7 @@ for gpu in "${gpus[@]}"; do
   t=$(date +%s.%N)
   vm_timeout=${VM_TIMEOUT:-240}
   rc=0
-  timeout -k 5 $((vm_timeout + 30)) python3 "$here/run-guest.py" --gpu "$gpu" --timeout "$vm_timeout" \
+  timeout -k 5 $((vm_timeout + 30)) python3 "$here/run-guest.py" --gpu "$gpu" --smp "${VM_SMP:-1}" --timeout "$vm_timeout" \
     --share "$share" -- /bin/sh "$share/guest.sh" "$bin" "$gpu" > "$share/out.txt" 2> "$share/err.txt" || rc=$?
   echo "drm-test: $gpu guest ran $(elapsed "$t") s (rc $rc)"
   out=$share/out.txt
@@ -174,6 +207,24 @@ for gpu in "${gpus[@]}"; do
       report "$gpu" "scaling-$mode" fail "$problem ($ppm)"
     fi
   done
+  r=$(field portrait rc "$out"); ppm=$share/$gpu-portrait.ppm
+  if [ "$r" != 0 ]; then
+    report "$gpu" portrait fail "marquee exited ${r:-?}: $(tail -2 "$share/$gpu-portrait.log" | tr '\n' ' ')"
+  elif [ ! -s "$ppm" ]; then
+    report "$gpu" portrait fail "no screendump ($(tail -2 "$share/$gpu-portrait.log" | tr '\n' ' '))"
+  elif problem=$(python3 "$here/drm-check.py" picture portrait "$ppm"); then
+    report "$gpu" portrait ok "800x1280 aspect-fit turned clockwise"
+  else
+    report "$gpu" portrait fail "$problem ($ppm)"
+  fi
+  r=$(field gapless rc "$out")
+  if [ "$r" != 0 ]; then
+    report "$gpu" gapless fail "marquee exited ${r:-?} on SIGTERM: $(tail -2 "$share/$gpu-loop.log" | tr '\n' ' ')"
+  elif detail=$(python3 "$here/drm-check.py" gapless "$share/$gpu-loop.jsonl" 2 30 30 2); then
+    report "$gpu" gapless ok "$detail"
+  else
+    report "$gpu" gapless fail "$detail"
+  fi
   r=$(field probe rc "$out"); probe=$share/$gpu-probe.txt
   if [ "$r" = 0 ] && grep -q '^  connector Virtual-1 (.*connected$' "$probe" && grep -q '^    preferred 1280x800@' "$probe" \
      && grep -q '^    modes .*1024x768@60' "$probe" && grep -q 'plane .* primary  formats .*XR24' "$probe"; then
