@@ -78,9 +78,19 @@ extension QueuePlayer {
             emitAll(machine.handle(.itemReady(duration: timing.length ?? asset.duration,
                                               naturalWidth: asset.naturalSize?.width,
                                               naturalHeight: asset.naturalSize?.height)))
-            prepareUpcoming()
+            if asset.mediaTypes.contains(.video) {
+                upcomingAfterFirstFrame = true
+            } else {
+                prepareUpcoming()
+            }
         case .frame(let picture, let pts, let itemTime):
             presentWhenDue(picture, pts: pts, itemTime: itemTime, from: pipeline)
+            // Opening the next item competes for the CPU: not before this item's first frame is
+            // up (measured on one slow core: its second frame was dropped otherwise).
+            if upcomingAfterFirstFrame {
+                upcomingAfterFirstFrame = false
+                prepareUpcoming()
+            }
         case .ended(let length):
             timeline.advance(pastItemOfLength: length)
             let action = cursor.advanceAtEnd()
@@ -121,9 +131,15 @@ extension QueuePlayer {
             } else if startsItem {
                 // An item's first frame shows at its slot or, if opening it took longer, now, and
                 // the timeline follows it: a late start must not be made up by dropping frames.
+                // Late by less than a frame it is simply shown, and the timeline keeps its beat:
+                // shifting it by every millisecond of jitter at a hand-over would add up over loops.
                 startsItem = false
-                let late = clock.now() - (origin + timeline.timelineTime(ofItemTime: itemTime))
-                if late > .zero { timeline.restart(at: timeline.itemOrigin + late) }
+                let now = clock.now()
+                let late = now - (origin + timeline.timelineTime(ofItemTime: itemTime))
+                let successorDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
+                if late > .zero, successorDue.map({ now >= $0 }) ?? true {
+                    timeline.restart(at: timeline.itemOrigin + late)
+                }
             }
             let due = origin + timeline.timelineTime(ofItemTime: itemTime)
             let nextDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }

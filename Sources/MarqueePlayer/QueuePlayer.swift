@@ -50,6 +50,8 @@ public final class QueuePlayer: @unchecked Sendable {
     var presentNextFrameNow = false
     /// The next frame is an item's first: it may start late, never early.
     var startsItem = false
+    /// The item is ready: the one after it is prepared once its first frame is shown.
+    var upcomingAfterFirstFrame = false
     /// Where the item is in media time (never before its start), and the pts of the frame on screen.
     var position: MediaTime?
     var framePTS: MediaTime?

@@ -189,6 +189,33 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
         #expect(recorder.frames.filter(\.dropped).isEmpty, "\(recorder.frames.filter(\.dropped).count) frames dropped")
     }
 
+    /// A hand-over whose first frame comes a little late (the last frame before it took longer
+    /// to draw than its slot) shows that frame at once and keeps the beat: the frames after it
+    /// stay on their slots instead of the whole timeline moving by the jitter, which would add up
+    /// over months of loops.
+    @Test func aFirstFrameLateByLessThanASlotKeepsTheBeat() {
+        let media = ScriptedMedia(["a": .video(frames: 10, frameDuration: frame25),
+                                   "b": .video(frames: 10, frameDuration: frame25)])
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let recorder = EventRecorder()
+        let clock = VirtualClock()
+        // Item a's last frame takes 45 ms of a 40 ms slot to draw: b's first frame is 5 ms late.
+        let output = DrawCostOutput(size: PixelSize(width: 64, height: 36), clock: clock,
+                                    costs: [10: MediaTime(45, per: 1000)])
+        let player = QueuePlayer(items: [QueueItem(url: "a"), QueueItem(url: "b")], settings: settings, opener: media,
+                                 video: output, clock: clock, events: { recorder.record($0) })
+        player.start()
+        player.waitUntilFinished()
+        let frames = recorder.frames
+        #expect(frames.count == 20)
+        #expect(frames.filter(\.dropped).isEmpty)
+        for (index, frame) in frames.enumerated() {
+            #expect(frame.time == frame25 * Int64(index), "frame \(index) of item \(frame.item) at \(frame.time)")
+        }
+    }
+
     @Test func aStillImageStaysUpForItsDuration() {
         let media = ScriptedMedia(["menu.png": .still, "a": .video(frames: 3, frameDuration: frame25)])
         let items = [QueueItem(url: "menu.png", duration: MediaTime(seconds: 2)), QueueItem(url: "a")]
