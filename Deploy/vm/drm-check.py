@@ -3,6 +3,9 @@
 
 usage: drm-check.py picture MODE DUMP.ppm   -> the still is shown as scaling MODE puts it
        drm-check.py gone DUMP.ppm           -> the still is no longer on screen
+       drm-check.py clip DUMP.ppm           -> a colourful 16:9 clip (testsrc2) is shown aspect-fit:
+                                               most samples in 1280x720 at (0,40) saturated, bars black
+       drm-check.py gone-clip DUMP.ppm      -> no clip: under 5% of the samples saturated
        drm-check.py gapless EVENTS.jsonl ITEMS FRAMES FPS ROUNDS
                                             -> the --trace-frames log shows ROUNDS rounds of ITEMS
                                                items of FRAMES frames each, every frame presented,
@@ -131,6 +134,34 @@ def check_gone(path):
     return None
 
 
+def saturated(colour):
+    return max(colour) - min(colour) > 150
+
+
+def check_clip(path):
+    w, h, pixels = read_ppm(path)
+    if (w, h) != SCREEN:
+        return f'screen is {w}x{h}, expected {SCREEN[0]}x{SCREEN[1]}'
+    inside = [got for x, y, got in samples(w, h, pixels) if 40 + MARGIN <= y < 760 - MARGIN]
+    bars = [got for x, y, got in samples(w, h, pixels) if y < 40 - MARGIN or y >= 760 + MARGIN]
+    colourful = sum(map(saturated, inside))
+    lit_bars = sum(1 for got in bars if max(got) > TOLERANCE)
+    if colourful < len(inside) * 0.5:
+        return f'only {colourful} of {len(inside)} samples inside the picture are saturated colours'
+    if lit_bars:
+        return f'{lit_bars} of {len(bars)} samples in the black bars are lit'
+    return None
+
+
+def check_gone_clip(path):
+    w, h, pixels = read_ppm(path)
+    all_samples = [got for _, _, got in samples(w, h, pixels)]
+    colourful = sum(map(saturated, all_samples))
+    if colourful > len(all_samples) * 0.05:
+        return f'{colourful} of {len(all_samples)} samples are saturated colours: the clip is still up'
+    return None
+
+
 def check_gapless(path, items, frames, fps, rounds):
     import json
     with open(path) as f:
@@ -169,6 +200,10 @@ def main():
         problem = check_picture(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 3 and sys.argv[1] == 'gone':
         problem = check_gone(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == 'clip':
+        problem = check_clip(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == 'gone-clip':
+        problem = check_gone_clip(sys.argv[2])
     elif len(sys.argv) == 7 and sys.argv[1] == 'gapless':
         problem = check_gapless(sys.argv[2], *map(int, sys.argv[3:7]))
     else:

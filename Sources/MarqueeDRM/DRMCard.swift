@@ -10,7 +10,12 @@ struct DRMCard {
     static let searchPaths = (0..<16).map { "/dev/dri/card\($0)" }
 
     init(path: String) throws(DRMError) {
-        device = try DRMDevice(path: path)
+        try self.init(device: try DRMDevice(path: path))
+    }
+
+    /// Reads the connectors again on an open card (after a hotplug), probing each sink.
+    init(device: DRMDevice) throws(DRMError) {
+        self.device = device
         resources = try DRMResources(device: device)
         var connectors: [DRMConnector] = []
         for id in resources.connectorIDs {

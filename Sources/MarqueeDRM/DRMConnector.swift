@@ -12,10 +12,13 @@ final class DRMConnector {
     let encoderIDs: [UInt32]
     let currentEncoderID: UInt32
 
-    init(device: DRMDevice, id: UInt32) throws(DRMError) {
-        // drmModeGetConnector probes the sink (re-reads EDID), which is what hotplug needs and what
-        // a player starting on a screen that just powered up needs too.
-        handle = try drmNonNull(drmModeGetConnector(device.fd, id), "drmModeGetConnector(\(id))")
+    /// `probing` (drmModeGetConnector) re-reads the sink's EDID, which a player starting on a screen
+    /// that just powered up needs; without it (drmModeGetConnectorCurrent) the kernel's last known
+    /// state is returned at no cost, which is what a periodic hotplug check wants.
+    init(device: DRMDevice, id: UInt32, probing: Bool = true) throws(DRMError) {
+        handle = probing
+            ? try drmNonNull(drmModeGetConnector(device.fd, id), "drmModeGetConnector(\(id))")
+            : try drmNonNull(drmModeGetConnectorCurrent(device.fd, id), "drmModeGetConnectorCurrent(\(id))")
         let c = handle.pointee
         self.id = id
         let typeName = drmModeGetConnectorTypeName(c.connector_type).map { String(cString: $0) } ?? "Unknown\(c.connector_type)"

@@ -1,4 +1,6 @@
 import CDRM
+import Foundation
+import Glibc
 import MarqueeCore
 
 /// `--output drm[:PATH]`: shows pictures on a KMS/DRM screen through two XRGB8888 dumb buffers,
@@ -6,19 +8,33 @@ import MarqueeCore
 ///
 /// Pacing stays with the player's clock: `present` is called when a frame is due, and flip events
 /// mean only "that buffer is free again" (VM drivers send them at once, with no vblank).
+///
+/// The picture pauses, while the player plays on, when the screen is unplugged, when the console
+/// switches to another VT, or when another program takes DRM master; it comes back by itself.
+/// The text console is kept in graphics mode meanwhile, so its text and cursor never show through.
 public final class DRMVideoOutput: VideoOutput, @unchecked Sendable {
-    public let screenSize: PixelSize
     /// "Virtual-1 1280x800@75 (auto: the first connected connector; the connector's preferred
     /// mode) on /dev/dri/card0, atomic": what an installer needs to know, in one line.
     public let summary: String
 
+    /// Why the picture is paused; it shows again once none is left.
+    enum PauseReason: Hashable {
+        case disconnected, switchedAway, masterLost
+    }
+
+    private let options: DRMOutputOptions
+    private let log: DRMOutputLog
+    /// Guards everything below: the present thread draws, the hotplug thread and the VT signal
+    /// queue pause and resume.
+    private let lock = NSLock()
     private var card: DRMCard?
+    private var screen: DRMScreen?
     private var savedCrtc: DRMSavedCrtc?
-    private let connectorID: UInt32
-    private let scanout: DRMScanout
-    private let flips: DRMPageFlipWaiter
-    private var buffers: [DRMDumbBuffer]
-    private var back = 1
+    private var pauses: Set<PauseReason> = []
+    /// The size the player last asked for: a frame drawn for another size is skipped, not squeezed.
+    private var sizeGivenToPlayer: PixelSize
+    private var terminal: VirtualTerminal?
+    private var hotplug: DRMHotplugMonitor?
 
     /// True when some card has a connected screen: what `--output auto` asks.
     public static func hasConnectedScreen() -> Bool {
@@ -26,103 +42,174 @@ public final class DRMVideoOutput: VideoOutput, @unchecked Sendable {
         return false
     }
 
-    public init(options: DRMOutputOptions) throws(DRMError) {
+    public init(options: DRMOutputOptions, log: DRMOutputLog = .silent) throws(DRMError) {
         let card: DRMCard
         if let path = options.devicePath {
             card = try DRMCard(path: path)
         } else {
             card = try DRMCard.firstConnected().get()
         }
-        let device = card.device
-        try device.becomeMaster()
-
-        let connectorChoice: ConnectorChoice
-        switch ConnectorChoice.choose(options.connector, from: card.connectors.map(\.candidate)) {
-        case .success(let choice): connectorChoice = choice
-        case .failure(let failure): throw DRMError(operation: "choosing a connector on \(device.path)", message: "\(failure)")
-        }
-        let connector = card.connectors[connectorChoice.index]
-        let modeChoice: DisplayModeChoice
-        switch DisplayModeChoice.choose(options.mode, from: connector.modes) {
-        case .success(let choice): modeChoice = choice
-        case .failure(let failure): throw DRMError(operation: "choosing a mode on \(connector.name)", message: "\(failure)")
-        }
-        let modeInfo = connector.modeInfos[modeChoice.index]
-        let (crtcID, crtcIndex) = try Self.crtc(for: connector, card: card)
-        let savedCrtc = try DRMSavedCrtc(device: device, id: crtcID)
-
-        let size = modeChoice.mode.size
-        let buffers = [try DRMDumbBuffer(device: device, size: size), try DRMDumbBuffer(device: device, size: size)]
-        for buffer in buffers {
-            buffer.pixelBuffer.fill(PixelRect(size: size), with: .black)
-        }
-        let scanout: DRMScanout
-        if device.enableAtomic() {
-            scanout = try DRMAtomicScanout(device: device, connectorID: connector.id, crtcID: crtcID, crtcIndex: crtcIndex, mode: modeInfo)
-        } else {
-            scanout = DRMLegacyScanout(device: device, connectorID: connector.id, crtcID: crtcID, mode: modeInfo)
-        }
-        try scanout.modeset(buffers[0])
-
+        try card.device.becomeMaster()
+        let screen = try DRMScreen(card: card, options: options)
+        savedCrtc = try DRMSavedCrtc(device: card.device, id: screen.crtcID)
+        try screen.show(copying: nil, background: .black)
         self.card = card
-        self.savedCrtc = savedCrtc
-        self.connectorID = connector.id
-        self.scanout = scanout
-        self.flips = DRMPageFlipWaiter(device: device)
-        self.buffers = buffers
-        screenSize = size
-        summary = "\(connector.name) \(modeChoice.mode) on \(device.path), \(scanout.kind) modesetting "
-            + "(connector: \(connectorChoice.reason); mode: \(modeChoice.reason))"
+        self.screen = screen
+        self.options = options
+        self.log = log
+        sizeGivenToPlayer = screen.size
+        summary = screen.summary
+
+        switch VirtualTerminal.active() {
+        case .success(let terminal):
+            self.terminal = terminal
+            if let problem = terminal.handleSwitches(onRelease: { [weak self] in self?.pause(.switchedAway) },
+                                                     onAcquire: { [weak self] in self?.resume(.switchedAway) }) {
+                log.warning("console: \(problem); switching VTs will not pause the picture")
+            }
+        case .failure(let problem):
+            log.warning("console: cannot hide the text console: \(problem)")
+        }
+        hotplug = DRMHotplugMonitor { [weak self] in self?.checkScreen() }
     }
 
     deinit {
         close()
     }
 
-    /// The CRTC already driving the connector (no flicker: the console's), else the first free
-    /// one its encoders can use.
-    private static func crtc(for connector: DRMConnector, card: DRMCard) throws(DRMError) -> (UInt32, Int) {
-        let crtcs = card.resources.crtcIDs
-        if connector.currentEncoderID != 0 {
-            let encoder = try DRMEncoder(device: card.device, id: connector.currentEncoderID)
-            if encoder.crtcID != 0, let index = crtcs.firstIndex(of: encoder.crtcID) { return (encoder.crtcID, index) }
+    public var screenSize: PixelSize {
+        lock.withLock {
+            if let screen { sizeGivenToPlayer = screen.size }
+            return sizeGivenToPlayer
         }
-        for encoderID in connector.encoderIDs {
-            let encoder = try DRMEncoder(device: card.device, id: encoderID)
-            if let index = crtcs.indices.first(where: { encoder.possibleCrtcs & (1 << UInt32($0)) != 0 }) {
-                return (crtcs[index], index)
-            }
-        }
-        throw DRMError(operation: "choosing a CRTC for \(connector.name)", message: "none of its encoders can use a CRTC")
     }
 
     public func present(_ draw: (PixelBuffer) throws -> Void) throws {
-        guard card != nil else { throw DRMError(operation: "present", message: "the DRM output is closed") }
-        // The back buffer was on screen until the last flip completed: wait for it before drawing
-        // over it. Waiting here rather than after the flip lets the vblank pass while the player
-        // sleeps until the next frame is due.
-        try flips.waitForPendingFlip()
-        let buffer = buffers[back]
-        try draw(buffer.pixelBuffer)
-        try scanout.flip(to: buffer)
-        flips.flipQueued()
-        back = 1 - back
+        try lock.withLock {
+            guard card != nil else { throw DRMError(operation: "present", message: "the DRM output is closed") }
+            guard pauses.isEmpty, let screen, screen.size == sizeGivenToPlayer else { return }
+            do {
+                try screen.present(draw)
+            } catch let error as DRMError where error.code == EACCES || error.code == EPERM {
+                // Someone else is master now (a VT switch without VT_PROCESS, a compositor);
+                // the hotplug thread asks for master back every few seconds.
+                pauses.insert(.masterLost)
+                log.warning("display: lost DRM master (\(error)); the picture pauses until it is back")
+            }
+        }
+    }
+
+    /// Runs on the VT signal queue before the kernel switches away: the last flip completes and
+    /// master goes to whoever owns the next VT.
+    private func pause(_ reason: PauseReason) {
+        lock.withLock {
+            guard let card, pauses.insert(reason).inserted else { return }
+            try? screen?.flips.waitForPendingFlip()
+            try? card.device.dropMaster()
+            log.info("display: the console switched to another VT; the picture pauses")
+        }
+    }
+
+    private func resume(_ reason: PauseReason) {
+        lock.withLock {
+            guard card != nil, pauses.remove(reason) != nil else { return }
+            log.info("display: the console switched back; the picture resumes")
+            reshowIfUnpaused()
+        }
+    }
+
+    /// Master back and the last picture on screen, unless something else still pauses it.
+    private func reshowIfUnpaused() {
+        guard let card, let screen, pauses.isEmpty else { return }
+        do {
+            try card.device.becomeMaster()
+            try screen.reshow()
+        } catch {
+            pauses.insert(.masterLost)
+            log.warning("display: cannot show the picture again: \(error); retrying")
+        }
+    }
+
+    /// Runs on the hotplug thread after a drm uevent, and every few seconds.
+    private func checkScreen() {
+        lock.withLock {
+            guard let card, let screen, !pauses.contains(.switchedAway) else { return }
+            if pauses.contains(.disconnected) {
+                reconnect(card: card, previous: screen)
+            } else if let connector = try? DRMConnector(device: card.device, id: screen.connectorID, probing: false),
+                      !connector.isConnected {
+                pauses.insert(.disconnected)
+                log.warning("display: \(connector.name) was unplugged; playing on without a picture until a screen is back")
+            } else if pauses.contains(.masterLost) {
+                pauses.remove(.masterLost)
+                reshowIfUnpaused()
+                if pauses.isEmpty { log.info("display: DRM master is back; the picture resumes") }
+            }
+        }
+    }
+
+    /// Chooses the connector and mode again among what is connected now; the picture resumes on
+    /// it, with the last frame when the size is unchanged.
+    private func reconnect(card: DRMCard, previous: DRMScreen) {
+        guard let fresh = try? DRMCard(device: card.device), fresh.hasConnectedScreen,
+              let replacement = try? DRMScreen(card: fresh, options: options) else { return }
+        do {
+            try card.device.becomeMaster()
+            try previous.flips.waitForPendingFlip()
+            try replacement.show(copying: previous, background: .black)
+        } catch {
+            log.warning("display: a screen is connected again but cannot be shown: \(error); retrying")
+            return
+        }
+        self.card = fresh
+        screen = replacement
+        pauses.remove(.disconnected)
+        pauses.remove(.masterLost)
+        log.info("display: back on \(replacement.summary)")
     }
 
     /// Puts back what the screen showed before (the console), frees the buffers and drops master.
     /// Idempotent; the deinit calls it too. Errors are returned, not thrown: closing goes on.
     @discardableResult
     public func close() -> [DRMError] {
-        guard let card else { return [] }
+        // Outside the lock: the hotplug thread's last check takes it.
+        hotplug?.stop()
+        hotplug = nil
         var problems: [DRMError] = []
-        do { try flips.waitForPendingFlip() } catch { problems.append(error) }
-        // Restore before freeing the buffers: removing the framebuffer on screen would switch the
-        // CRTC off instead.
-        do { try savedCrtc?.restore(connectorID: connectorID) } catch { problems.append(error) }
-        savedCrtc = nil
-        buffers.removeAll()
-        do { try card.device.dropMaster() } catch { problems.append(error) }
-        self.card = nil
+        lock.withLock {
+            guard let card else { return }
+            if let screen {
+                do throws(DRMError) { try screen.flips.waitForPendingFlip() } catch { problems.append(error) }
+                // Restore before freeing the buffers: removing the framebuffer on screen would
+                // switch the CRTC off instead. Not while another VT owns the screen.
+                if !pauses.contains(.switchedAway) {
+                    do throws(DRMError) { try savedCrtc?.restore(connectorID: screen.connectorID) } catch { problems.append(error) }
+                }
+            }
+            savedCrtc = nil
+            screen = nil
+            if !pauses.contains(.switchedAway) {
+                do throws(DRMError) { try card.device.dropMaster() } catch { problems.append(error) }
+            }
+            self.card = nil
+        }
+        // Text mode last, so the console redraws over its own framebuffer, not ours.
+        terminal?.close()
+        terminal = nil
         return problems
     }
+}
+
+/// Where the DRM output reports what happens to the screen after it opened (unplugged, back,
+/// VT switches): one line each, for the journal.
+public struct DRMOutputLog: Sendable {
+    public var info: @Sendable (String) -> Void
+    public var warning: @Sendable (String) -> Void
+
+    public init(info: @escaping @Sendable (String) -> Void, warning: @escaping @Sendable (String) -> Void) {
+        self.info = info
+        self.warning = warning
+    }
+
+    public static let silent = DRMOutputLog(info: { _ in }, warning: { _ in })
 }

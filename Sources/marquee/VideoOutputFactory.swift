@@ -32,7 +32,8 @@ enum VideoOutputFactory {
     private static func drm(devicePath: String?, plan: PlaybackPlan, logger: Logger) throws -> Made {
         let options = DRMOutputOptions(devicePath: devicePath, connector: plan.connector, mode: request(plan.mode))
         do {
-            let display = try DRMVideoOutput(options: options)
+            let log = DRMOutputLog(info: { logger.info("\($0)") }, warning: { logger.warning("\($0)") })
+            let display = try DRMVideoOutput(options: options, log: log)
             logger.info("display: \(display.summary)")
             return Made(output: display, display: display)
         } catch {

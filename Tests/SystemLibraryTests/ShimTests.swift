@@ -59,6 +59,24 @@ import Testing
         #expect(marquee_drm_mode_atomic_allow_modeset() == 0x0400)
     }
 
+    @Test func consoleModesAndSignalsHaveTheKernelsValues() {
+        // linux/kd.h: KD_TEXT 0, KD_GRAPHICS 1; VT signals are real-time ones, past SIGUSR1/2.
+        #expect(marquee_kd_text() == 0)
+        #expect(marquee_kd_graphics() == 1)
+        #expect(marquee_sigrtmin() >= 32 && marquee_sigrtmin() + 3 <= 64)
+        // Without a console, the ioctls fail instead of crashing: /dev/null is no VT.
+        let fd = open("/dev/null", O_RDWR)
+        defer { close(fd) }
+        #expect(marquee_vt_active_number(fd) == -1)
+        #expect(marquee_kd_get_mode(fd) == -1)
+    }
+
+    @Test func ueventSocketOpensWithoutPrivileges() {
+        let fd = marquee_uevent_socket()
+        #expect(fd >= 0, "netlink uevent socket: errno \(errno)")
+        if fd >= 0 { close(fd) }
+    }
+
     @Test func libdrmLinks() {
         // No /dev/dri on build machines: libdrm must say so rather than crash.
         #expect(drmAvailable() == 0 || drmAvailable() == 1)

@@ -14,6 +14,14 @@ public struct PixelBuffer {
         self.size = size
     }
 
+    /// Copies the pixels both buffers share (the top-left overlap), row by row across their strides.
+    public func copy(to other: PixelBuffer) {
+        let rowBytes = min(size.width, other.size.width) * 4
+        for y in 0..<min(size.height, other.size.height) {
+            (other.baseAddress + y * other.bytesPerRow).copyMemory(from: baseAddress + y * bytesPerRow, byteCount: rowBytes)
+        }
+    }
+
     /// Paints `rect` (clipped to the buffer) one colour; used for the background around a picture.
     public func fill(_ rect: PixelRect, with color: RGBColor) {
         let x0 = max(0, rect.x), y0 = max(0, rect.y)

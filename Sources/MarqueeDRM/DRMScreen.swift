@@ -1,0 +1,98 @@
+import CDRM
+import MarqueeCore
+
+/// One connector driven in one mode: the CRTC feeding it, two XRGB8888 dumb buffers and the
+/// scanout that flips between them. Made again, whole, when the screen comes back after an unplug.
+final class DRMScreen {
+    let connectorID: UInt32
+    let crtcID: UInt32
+    let size: PixelSize
+    /// "Virtual-1 1280x800@75 on /dev/dri/card0, atomic modesetting (connector: ...; mode: ...)".
+    let summary: String
+    private let scanout: DRMScanout
+    let flips: DRMPageFlipWaiter
+    private var buffers: [DRMDumbBuffer]
+    private var back = 1
+
+    /// Chooses the connector and mode `options` ask for among `card`'s, and the CRTC to drive it;
+    /// nothing is shown until `show(copying:)`.
+    init(card: DRMCard, options: DRMOutputOptions) throws(DRMError) {
+        let device = card.device
+        let connectorChoice: ConnectorChoice
+        switch ConnectorChoice.choose(options.connector, from: card.connectors.map(\.candidate)) {
+        case .success(let choice): connectorChoice = choice
+        case .failure(let failure): throw DRMError(operation: "choosing a connector on \(device.path)", message: "\(failure)")
+        }
+        let connector = card.connectors[connectorChoice.index]
+        let modeChoice: DisplayModeChoice
+        switch DisplayModeChoice.choose(options.mode, from: connector.modes) {
+        case .success(let choice): modeChoice = choice
+        case .failure(let failure): throw DRMError(operation: "choosing a mode on \(connector.name)", message: "\(failure)")
+        }
+        let modeInfo = connector.modeInfos[modeChoice.index]
+        let (crtcID, crtcIndex) = try Self.crtc(for: connector, card: card)
+        size = modeChoice.mode.size
+        buffers = [try DRMDumbBuffer(device: device, size: size), try DRMDumbBuffer(device: device, size: size)]
+        if device.enableAtomic() {
+            scanout = try DRMAtomicScanout(device: device, connectorID: connector.id, crtcID: crtcID, crtcIndex: crtcIndex, mode: modeInfo)
+        } else {
+            scanout = DRMLegacyScanout(device: device, connectorID: connector.id, crtcID: crtcID, mode: modeInfo)
+        }
+        connectorID = connector.id
+        self.crtcID = crtcID
+        flips = DRMPageFlipWaiter(device: device)
+        summary = "\(connector.name) \(modeChoice.mode) on \(device.path), \(scanout.kind) modesetting "
+            + "(connector: \(connectorChoice.reason); mode: \(modeChoice.reason))"
+    }
+
+    /// The CRTC already driving the connector (no flicker: the console's), else the first free
+    /// one its encoders can use.
+    private static func crtc(for connector: DRMConnector, card: DRMCard) throws(DRMError) -> (UInt32, Int) {
+        let crtcs = card.resources.crtcIDs
+        if connector.currentEncoderID != 0 {
+            let encoder = try DRMEncoder(device: card.device, id: connector.currentEncoderID)
+            if encoder.crtcID != 0, let index = crtcs.firstIndex(of: encoder.crtcID) { return (encoder.crtcID, index) }
+        }
+        for encoderID in connector.encoderIDs {
+            let encoder = try DRMEncoder(device: card.device, id: encoderID)
+            if let index = crtcs.indices.first(where: { encoder.possibleCrtcs & (1 << UInt32($0)) != 0 }) {
+                return (crtcs[index], index)
+            }
+        }
+        throw DRMError(operation: "choosing a CRTC for \(connector.name)", message: "none of its encoders can use a CRTC")
+    }
+
+    /// The modeset: puts the front buffer on screen, blocking until it is there. The front buffer
+    /// shows `previous` (the last picture of the screen this one replaces) when it has the same
+    /// size, else the background.
+    func show(copying previous: DRMScreen?, background: RGBColor) throws(DRMError) {
+        let front = buffers[1 - back].pixelBuffer
+        if let previous, previous.size == size {
+            previous.frontBuffer.copy(to: front)
+        } else {
+            front.fill(PixelRect(size: size), with: background)
+        }
+        // Touch the back buffer too: its pages are faulted in now rather than while the first
+        // frame is due (measured under TCG: the first frame a slot late, the second dropped).
+        buffers[back].pixelBuffer.fill(PixelRect(size: size), with: background)
+        try scanout.modeset(buffers[1 - back])
+    }
+
+    /// Modesets again with what was last shown: after a VT switch or a lost master.
+    func reshow() throws(DRMError) {
+        try scanout.modeset(buffers[1 - back])
+    }
+
+    private var frontBuffer: PixelBuffer { buffers[1 - back].pixelBuffer }
+
+    /// Draws into the buffer not on screen and flips to it; waits first for the last flip, since
+    /// that buffer was on screen until it completed.
+    func present(_ draw: (PixelBuffer) throws -> Void) throws {
+        try flips.waitForPendingFlip()
+        let buffer = buffers[back]
+        try draw(buffer.pixelBuffer)
+        try scanout.flip(to: buffer)
+        flips.flipQueued()
+        back = 1 - back
+    }
+}

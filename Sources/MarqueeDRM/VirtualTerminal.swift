@@ -1,0 +1,78 @@
+import CDRM
+import Dispatch
+import Glibc
+
+/// The text console on the VT the player shows on: switched to graphics mode while playing, so
+/// neither its text nor its cursor is drawn over the picture, and put back to text on close.
+///
+/// It also takes part in VT switches (VT_PROCESS): before the kernel switches away, `onRelease`
+/// runs (the output stops drawing and drops DRM master) and the switch is allowed; when the VT
+/// comes back, `onAcquire` runs (master again, the picture back).
+final class VirtualTerminal {
+    let path: String
+    private let fd: Int32
+    private let previousMode: Int32
+    private var isClosed = false
+    private var signalSources: [DispatchSourceSignal] = []
+    private let queue = DispatchQueue(label: "marquee.vt")
+
+    /// Real-time signals: SIGUSR1/2 may mean commands to the player, and the kernel queues these.
+    static var releaseSignal: Int32 { marquee_sigrtmin() + 2 }
+    static var acquireSignal: Int32 { marquee_sigrtmin() + 3 }
+
+    /// The VT on screen now, found through /dev/tty0; nil when there is none or we may not open it
+    /// (no console, a container, not in the tty group): playing goes on without console control.
+    static func active() -> Result<VirtualTerminal, DRMError> {
+        let console = open("/dev/tty0", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard console >= 0 else { return .failure(DRMError(code: errno, operation: "open(/dev/tty0)")) }
+        let number = marquee_vt_active_number(console)
+        let code = errno
+        Glibc.close(console)
+        guard number > 0 else { return .failure(DRMError(code: code, operation: "VT_GETSTATE on /dev/tty0")) }
+        return Result { () throws(DRMError) in try VirtualTerminal(path: "/dev/tty\(number)") }
+    }
+
+    init(path: String) throws(DRMError) {
+        fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw DRMError(code: errno, operation: "open(\(path))") }
+        self.path = path
+        previousMode = marquee_kd_get_mode(fd)
+        guard marquee_kd_set_graphics(fd) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw DRMError(code: code, operation: "KDSETMODE KD_GRAPHICS on \(path)")
+        }
+    }
+
+    /// Asks the kernel to signal VT switches instead of switching under us. Returns why not, if not.
+    func handleSwitches(onRelease: @escaping @Sendable () -> Void, onAcquire: @escaping @Sendable () -> Void) -> DRMError? {
+        let fd = self.fd
+        for (number, action) in [(Self.releaseSignal, { onRelease(); _ = marquee_vt_allow_release(fd) }),
+                                 (Self.acquireSignal, { _ = marquee_vt_acknowledge_acquire(fd); onAcquire() })] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler(handler: action)
+            source.resume()
+            signalSources.append(source)
+        }
+        guard marquee_vt_set_process_mode(fd, Self.releaseSignal, Self.acquireSignal) == 0 else {
+            return DRMError(code: errno, operation: "VT_SETMODE VT_PROCESS on \(path)")
+        }
+        return nil
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Back to automatic switching and the mode the console had (text): the console shows again.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        signalSources.forEach { $0.cancel() }
+        signalSources.removeAll()
+        _ = marquee_vt_set_auto_mode(fd)
+        if previousMode != marquee_kd_graphics() { _ = marquee_kd_set_text(fd) }
+        Glibc.close(fd)
+    }
+}
