@@ -15,8 +15,8 @@
 #   hotplug      a uinput keypad created mid-playback is added, KP1 KPENTER plays item 1, KPDOT
 #                pauses and resumes; destroyed, it is removed; playback goes on
 #   exit         SIGTERM is logged as the quit command and exits 0; no error line in the run
-# Frames dropped are reported, with a control run (--input none, no keys) for comparison: under
-# TCG the player drops frames at item changes whatever the input (see INFO lines).
+# Frames dropped are reported, not checked, next to a control run (--input none, no keys): see the
+# note at the control run below.
 # Every command is checked by its `command` event's source (key, device name, node). Prints
 # PASS/FAIL per check, the key-to-command latency through uinput, and exits 1 on any failure.
 #
@@ -87,9 +87,10 @@ wait $keypad
 kill -TERM $pid
 rc=0; wait $pid || rc=$?
 echo "play rc=$rc"
-# Control, not a check: the same playlist for 20 s with --input none and nothing else running, to
-# tell TCG's own frame drops (this machine drops frames at item changes with or without input)
-# from any the input path would add.
+# Control, not a check: the same playlist for 20 s with --input none and nothing else running.
+# Drops under TCG vary with host load (a standalone --input none run dropped 165 of 478 frames, a
+# control here 1 of 577 while the keyed run dropped 100 of 470); whether keys, hotplug or the
+# harness's own guest activity cause the difference is not settled, so drops are reported, not failed.
 timeout -s TERM 20 "$m" play "$s/three.yaml" --output drm --trace-frames --events "$s/control.jsonl" --input none \
   > "$s/control.log" 2>&1
 exit 0
