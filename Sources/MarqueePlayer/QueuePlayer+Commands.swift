@@ -4,7 +4,9 @@ extension QueuePlayer {
     func applyPendingCommands() {
         for request in takePendingRequests() {
             switch request {
-            case .command(let command): apply(command)
+            case .control(let action, let source):
+                emit(.command(action, source: source))
+                apply(action)
             case .seek(let seek): begin(seek)
             }
         }
@@ -51,6 +53,24 @@ extension QueuePlayer {
             // Volume arrives with the audio output, numeric entry with the input backend.
             break
         }
+    }
+
+    private func apply(_ action: ControlAction) {
+        switch action {
+        case .command(let command): apply(command)
+        case .playItem(let index): playItem(at: index)
+        case .quit: shutDown()
+        }
+    }
+
+    /// Numeric entry ("KP3 KPENTER" asks for index 2): the item starts now, as with next; a number
+    /// past the end changes nothing but says so once.
+    private func playItem(at index: Int) {
+        guard let target = cursor.jump(to: index) else {
+            emit(.error(message: "no item \(index + 1) to play: the playlist has \(items.count) item\(items.count == 1 ? "" : "s")"))
+            return
+        }
+        move(to: target)
     }
 
     /// Play after a pause resumes where it was; after a stop it starts the cursor's item afresh.

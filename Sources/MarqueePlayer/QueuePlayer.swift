@@ -18,7 +18,7 @@ public final class QueuePlayer: @unchecked Sendable {
 
     /// What other threads ask of the present thread, in order.
     enum Request {
-        case command(Command)
+        case control(ControlAction, CommandSource)
         case seek(SeekRequest)
     }
 
@@ -84,10 +84,22 @@ public final class QueuePlayer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues a command from any thread (keys, signals, a control interface); the present thread
-    /// applies it between frames.
+    /// Queues a command from code (tests, an embedding program); see `send(_:from:)`.
     public func send(_ command: Command) {
-        enqueue(.command(command))
+        send(.command(command), from: .application)
+    }
+
+    /// The one command path: keys, signals and any control interface arrive here, from any
+    /// thread. The present thread applies each action between frames and logs it as a `command`
+    /// event with its source. `quit` is logged and acts at once instead: a present thread blocked
+    /// on a stalled source must still let the process exit.
+    public func send(_ action: ControlAction, from source: CommandSource) {
+        if action == .quit {
+            emit(.command(.quit, source: source))
+            shutDown()
+            return
+        }
+        enqueue(.control(action, source))
     }
 
     /// Seeks within the current item (AVPlayer.seek(to:toleranceBefore:toleranceAfter:)). `time` is

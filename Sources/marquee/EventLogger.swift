@@ -21,6 +21,8 @@ struct EventLogger {
             logger.info("repeat mode: \(mode.rawValue)")
         case .scalingModeChanged(let mode):
             logger.info("scaling mode: \(mode.rawValue)")
+        case .command(let action, let source):
+            logger.info("command \(action) from \(source)")
         default:
             break
         }

@@ -8,6 +8,7 @@ import MarqueePlayer
 
 /// `marquee play CONFIG|MEDIA...`: plays a config's playlist, or media files and URLs, until
 /// stopped (SIGINT/SIGTERM) or, with --exit-when-idle, until repeat off has played everything.
+/// Keypads and remotes (evdev), SIGUSR1 (next) and SIGUSR2 (play/pause) control it meanwhile.
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
@@ -41,6 +42,12 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Override the scaling mode: none, aspectFit, aspectFill or fill.")
     var scaling: ScalingMode?
 
+    @Option(help: ArgumentHelp("Keypads and remotes: auto (every device with a mapped key, hotplugged ones too), none, or a device path or name; repeat the option for several devices. Overrides input.devices.", valueName: "auto|none|device"))
+    var input: [String] = []
+
+    @Flag(inversion: .prefixedNo, help: "Take input devices exclusively (EVIOCGRAB) so their keys do not also reach the console. Overrides input.grab (default: grab).")
+    var grab: Bool?
+
     @Option(help: "Log level for the journal lines on stderr: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -57,6 +64,9 @@ struct PlayCommand: ParsableCommand {
         if let output, DisplayConfiguration.Output(parsing: output) == nil {
             throw ValidationError("--output must be auto, drm[:PATH] or headless[:WxH]")
         }
+        if !input.isEmpty, InputMonitorFactory.devices(fromArguments: input) == nil {
+            throw ValidationError("--input takes auto, none, or device paths and names, not a mix of them")
+        }
     }
 
     func run() throws {
@@ -71,6 +81,8 @@ struct PlayCommand: ParsableCommand {
         if let `repeat` { plan.settings.repeatMode = `repeat` }
         if let scaling { plan.settings.scaling = scaling }
         plan.settings.exitWhenIdle = exitWhenIdle
+        if !input.isEmpty, let devices = InputMonitorFactory.devices(fromArguments: input) { plan.input.devices = devices }
+        if let grab { plan.input.grab = grab }
 
         let logger = Self.makeLogger(level: logLevel)
         // Config diagnostics are complete lines already (`FILE:LINE:COLUMN: warning: ...`).

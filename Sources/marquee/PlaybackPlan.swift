@@ -12,6 +12,8 @@ struct PlaybackPlan {
     /// `display.connector` and `display.mode`: only the DRM output uses them.
     var connector = DisplayConfiguration.automaticConnector
     var mode = DisplayConfiguration.Mode.preferred
+    /// `input:`: which keypads and remotes, grabbed or not, with which key map.
+    var input = InputConfiguration()
     var warnings: [String] = []
 
     static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
@@ -40,7 +42,7 @@ struct PlaybackPlan {
         }
         return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
                             connector: configuration.display.connector, mode: configuration.display.mode,
-                            warnings: result.warnings.map(\.description))
+                            input: configuration.input, warnings: result.warnings.map(\.description))
     }
 
     private static func fromMedia(_ arguments: [String]) throws -> PlaybackPlan {

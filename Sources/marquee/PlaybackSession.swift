@@ -4,12 +4,14 @@ import Logging
 import MarqueeConfig
 import MarqueeCore
 import MarqueeDRM
+import MarqueeEvdev
 import MarqueeMedia
 import MarqueePlayer
 
 /// One run of `marquee play`: the engine wired to FFmpeg, the chosen output and clock, with events
-/// fanned out to the --events log, the journal lines and the status line; SIGINT and SIGTERM end
-/// it cleanly.
+/// fanned out to the --events log, the journal lines and the status line. Keys (evdev) and signals
+/// reach the player on one path, `QueuePlayer.send(_:from:)`, and are logged as `command` events
+/// with their source: SIGINT and SIGTERM quit cleanly, SIGUSR1 is next, SIGUSR2 play/pause.
 final class PlaybackSession {
     private let player: QueuePlayer
     private let observer: SessionObserver
@@ -17,6 +19,14 @@ final class PlaybackSession {
     /// process that exits does not run deinits and the console must come back.
     private let display: DRMVideoOutput?
     private var signalSources: [DispatchSourceSignal] = []
+    /// Keypads and remotes; nil with `input: none`.
+    private let input: InputMonitor?
+
+    /// What each handled signal asks for.
+    static let signalActions: [(number: Int32, name: String, action: ControlAction)] = [
+        (SIGINT, "SIGINT", .quit), (SIGTERM, "SIGTERM", .quit),
+        (SIGUSR1, "SIGUSR1", .command(.next)), (SIGUSR2, "SIGUSR2", .command(.togglePlayPause)),
+    ]
 
     init(plan: PlaybackPlan, clock: PlaybackClock, eventsPath: String?, traceFrames: Bool, logger: Logger) throws {
         let writer: EventLogWriter?
@@ -30,23 +40,28 @@ final class PlaybackSession {
         let observer = SessionObserver(writer: writer, logger: EventLogger(logger: logger, itemCount: plan.items.count),
                                        itemCount: plan.items.count)
         self.observer = observer
-        player = QueuePlayer(items: plan.items, settings: plan.settings, opener: FFmpegMediaOpener(),
-                             video: video.output,
-                             audio: NullAudioOutput(format: .standard), clock: clock,
-                             events: { observer.observe($0) })
+        let player = QueuePlayer(items: plan.items, settings: plan.settings, opener: FFmpegMediaOpener(),
+                                 video: video.output,
+                                 audio: NullAudioOutput(format: .standard), clock: clock,
+                                 events: { observer.observe($0) })
+        self.player = player
+        input = InputMonitorFactory.make(plan.input, logger: logger) { action, source in player.send(action, from: source) }
     }
 
     /// Plays until the queue is done (exit-when-idle) or a signal arrives; true if any item started.
     func run() -> Bool {
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { [player] in player.shutDown() }
+        for (number, name, action) in Self.signalActions {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [player] in player.send(action, from: .signal(name: name)) }
             source.resume()
             signalSources.append(source)
         }
         player.start()
+        input?.start()
         player.waitUntilFinished()
+        // Ungrabs the devices: keys reach the console again.
+        input?.stop()
         Console.shared.endStatus()
         for problem in display?.close() ?? [] {
             Console.shared.log("warning: closing the display: \(problem)")

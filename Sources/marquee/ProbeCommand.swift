@@ -3,6 +3,7 @@ import Foundation
 import MarqueeConfig
 import MarqueeCore
 import MarqueeDRM
+import MarqueeEvdev
 import MarqueeMedia
 
 /// `marquee probe MEDIA [--json]`: the facts Marquee reads from one media file or URL (duration,
@@ -11,10 +12,10 @@ import MarqueeMedia
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Show what Marquee reads from a media file or URL (duration, sizes, rotation, tracks), or without one, the display hardware."
+        abstract: "Show what Marquee reads from a media file or URL (duration, sizes, rotation, tracks), or without one, the display hardware and input devices."
     )
 
-    @Argument(help: "A media file (relative to the current directory), a file: URL, or an http(s) URL. Without it: the display hardware (DRM cards, connectors, modes, CRTCs, planes).")
+    @Argument(help: "A media file (relative to the current directory), a file: URL, or an http(s) URL. Without it: the display hardware (DRM cards, connectors, modes, CRTCs, planes) and the input devices with their mapped keys (--json: the input devices only).")
     var media: String?
 
     @Flag(help: "Print one JSON object with sorted keys instead of aligned text.")
@@ -31,7 +32,14 @@ struct ProbeCommand: ParsableCommand {
 
     func run() throws {
         guard let media else {
-            print(DisplayInventoryReport.text(DRMInventory.cards()))
+            // Input devices are read with the default key map (a config's keys: overrides are not applied).
+            let inputs = InputInventory.scan()
+            if json {
+                print(Self.serialise(["inputDevices": InputInventoryReport.jsonObject(inputs, keyMap: .default)]))
+            } else {
+                print(DisplayInventoryReport.text(DRMInventory.cards()))
+                print(InputInventoryReport.text(inputs, keyMap: .default))
+            }
             return
         }
         let workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -114,6 +122,10 @@ struct ProbeCommand: ParsableCommand {
             "stillImage": asset.isStillImage,
             "tracks": asset.tracks.map(trackObject),
         ]
+        return serialise(object)
+    }
+
+    private static func serialise(_ object: [String: Any]) -> String {
         do {
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             return String(decoding: data, as: UTF8.self)

@@ -137,6 +137,12 @@ private let t40 = MediaTime(seconds: 40)
         (.frame(item: 1, pts: MediaTime(5, per: 2), time: MediaTime(7, per: 2), dropped: false),
          #"{"event":"frame","item":1,"pts":2.5,"t":1.5,"time":3.5}"#),
         (.frame(item: 0, pts: .zero, time: .zero, dropped: true), #"{"dropped":true,"event":"frame","item":0,"pts":0,"t":1.5,"time":0}"#),
+        (.command(.command(.next), source: .key(name: "KEY_NEXTSONG", device: "QEMU Virtio Keyboard", path: "/dev/input/event1")),
+         #"{"command":"next","device":"QEMU Virtio Keyboard","event":"command","key":"KEY_NEXTSONG","path":"/dev/input/event1","source":"key","t":1.5}"#),
+        (.command(.playItem(index: 2), source: .key(name: "KEY_KPENTER", device: "Keypad", path: "/dev/input/event4")),
+         #"{"command":"playItem","device":"Keypad","event":"command","index":2,"key":"KEY_KPENTER","path":"/dev/input/event4","source":"key","t":1.5}"#),
+        (.command(.quit, source: .signal(name: "SIGTERM")), #"{"command":"quit","event":"command","signal":"SIGTERM","source":"signal","t":1.5}"#),
+        (.command(.command(.pause), source: .application), #"{"command":"pause","event":"command","source":"application","t":1.5}"#),
     ])
     func eventsEncodeAsOneStableJSONLine(event: PlayerEvent, expected: String) {
         #expect(EventLogRecord(secondsSinceStart: 1.5, event: event).jsonLine() == expected)

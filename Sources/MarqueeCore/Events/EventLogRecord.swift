@@ -58,6 +58,21 @@ public struct EventLogRecord: Encodable, Sendable {
             try fields.encode(pts.seconds, forKey: Key("pts"))
             try fields.encode(time.seconds, forKey: Key("time"))
             if dropped { try fields.encode(true, forKey: Key("dropped")) }
+        case .command(let action, let source):
+            // {"command":"next","source":"key","key":"KEY_NEXTSONG","device":"...","path":"/dev/input/event1"}
+            try fields.encode(action.name, forKey: Key("command"))
+            if case .playItem(let index) = action { try fields.encode(index, forKey: Key("index")) }
+            try fields.encode(source.kind, forKey: Key("source"))
+            switch source {
+            case .key(let name, let device, let path):
+                try fields.encode(name, forKey: Key("key"))
+                try fields.encode(device, forKey: Key("device"))
+                try fields.encode(path, forKey: Key("path"))
+            case .signal(let name):
+                try fields.encode(name, forKey: Key("signal"))
+            case .application:
+                break
+            }
         }
     }
 

@@ -17,6 +17,9 @@ public enum PlayerEvent: Equatable, Sendable {
     /// `--trace-frames`: one per presented or dropped frame. `time` is when it appeared on the
     /// presentation timeline (items laid end to end), `pts` its source timestamp.
     case frame(item: Int, pts: MediaTime, time: MediaTime, dropped: Bool)
+    /// A command reached the player (a key, a signal, a control interface), logged when the
+    /// player applies it so it sits in order with its effects.
+    case command(ControlAction, source: CommandSource)
 
     /// The event's name in the log.
     public var name: String {
@@ -33,6 +36,7 @@ public enum PlayerEvent: Equatable, Sendable {
         case .repeatModeChanged: "repeatModeChanged"
         case .error: "error"
         case .frame: "frame"
+        case .command: "command"
         }
     }
 }

@@ -1,0 +1,28 @@
+/// Where a command came from, recorded with it in the events log (`source`) and the journal, so an
+/// operator can tell a remote's key from a signal sent by a script.
+public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
+    /// A key on an input device: the key's evdev name, the device's name and its node.
+    case key(name: String, device: String, path: String)
+    /// A Unix signal, by its name (`SIGTERM`, `SIGUSR1`).
+    case signal(name: String)
+    /// A call from code: tests, or a program embedding the player.
+    case application
+
+    /// `key KEY_NEXTSONG on QEMU Virtio Keyboard (/dev/input/event1)`, `signal SIGTERM`, `application`.
+    public var description: String {
+        switch self {
+        case .key(let name, let device, let path): "key \(name) on \(device) (\(path))"
+        case .signal(let name): "signal \(name)"
+        case .application: "application"
+        }
+    }
+
+    /// The kind alone, as the events log's `source` field writes it.
+    public var kind: String {
+        switch self {
+        case .key: "key"
+        case .signal: "signal"
+        case .application: "application"
+        }
+    }
+}

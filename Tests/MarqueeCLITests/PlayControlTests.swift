@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// The command path as the CLI wires it: signals become commands logged with their source, and
+/// `--input` is checked and quiet on a machine without input devices (this host has no /dev/input;
+/// keys are proven in the guest by Deploy/vm/input-test.sh).
+@Suite(.serialized) struct PlayControlTests {
+    @Test func signalsAreCommandsLoggedWithTheirSource() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let run = try PlayerRun(arguments: ["play", "a.mp4", "silent.mp4", "--output", "headless:320x180", "--repeat", "all"], in: folder)
+        #expect(run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+        kill(run.process.processIdentifier, SIGUSR1)
+        #expect(run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "itemStarted" && $0["index"] as? Int == 1 } })
+        kill(run.process.processIdentifier, SIGUSR2)
+        #expect(run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "playbackStateChanged" && $0["state"] as? String == "paused" } })
+        #expect(run.terminate() == 0)
+        let commands = run.events().filter { $0["event"] as? String == "command" }
+        #expect(commands.map { "\($0["command"] ?? "") \($0["source"] ?? "") \($0["signal"] ?? "")" }
+            == ["next signal SIGUSR1", "togglePlayPause signal SIGUSR2", "quit signal SIGTERM"])
+        let stderr = run.standardError()
+        #expect(stderr.contains("info: command next from signal SIGUSR1"), "\(stderr)")
+        if !FileManager.default.fileExists(atPath: "/dev/input") {
+            #expect(stderr.contains("info: input: /dev/input does not exist; no keys will be read"), "\(stderr)")
+        }
+    }
+
+    @Test func inputNoneOpensNothingAndSaysNothing() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let run = try PlayerRun(arguments: ["play", "silent.mp4", "--output", "headless", "--clock", "fast", "--exit-when-idle",
+                                            "--repeat", "off", "--input", "none", "--no-grab"], in: folder)
+        #expect(run.waitForExit(seconds: 30) == 0)
+        #expect(!run.standardError().contains("input:"), "\(run.standardError())")
+    }
+
+    @Test func inputMixingAutoWithDevicesIsRefused() throws {
+        let outcome = try MarqueeProcess.run(["play", "a.mp4", "--input", "auto", "--input", "/dev/input/event3"],
+                                             in: MarqueeProcess.repositoryRoot())
+        #expect(outcome.status != 0)
+        #expect(outcome.standardError.contains("--input takes auto, none, or device paths and names, not a mix of them"))
+    }
+}
