@@ -33,6 +33,7 @@ let package = Package(
         // Backends: each imports its one C module, and no C type leaves it.
         .target(name: "MarqueeMedia", dependencies: ["MarqueeCore", "CFFmpeg"]),
         .target(name: "MarqueeDRM", dependencies: ["MarqueeCore", "CDRM"]),
+        .target(name: "MarqueeALSA", dependencies: ["MarqueeCore", "CALSA"]),
         // The engine: drives any MediaOpening, VideoOutput and PlaybackClock; imports no C module.
         .target(name: "MarqueePlayer", dependencies: ["MarqueeCore"]),
         .executableTarget(name: "marquee", dependencies: [
@@ -40,6 +41,7 @@ let package = Package(
             "MarqueeConfig",
             "MarqueeMedia",
             "MarqueeDRM",
+            "MarqueeALSA",
             "MarqueePlayer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -49,6 +51,7 @@ let package = Package(
         .testTarget(name: "MarqueeConfigTests", dependencies: ["MarqueeConfig", "MarqueeCore"]),
         .testTarget(name: "MarqueeMediaTests", dependencies: ["MarqueeMedia", "MarqueePlayer", "MarqueeCore"]),
         .testTarget(name: "MarqueePlayerTests", dependencies: ["MarqueePlayer", "MarqueeCore"]),
+        .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "MarqueePlayer", "MarqueeMedia", "MarqueeCore"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CFFmpeg", "CDRM", "CALSA", "CEvdev", "MarqueeCore"]),
     ]

@@ -21,6 +21,8 @@ struct EventLogger {
             logger.info("repeat mode: \(mode.rawValue)")
         case .scalingModeChanged(let mode):
             logger.info("scaling mode: \(mode.rawValue)")
+        case .volumeChanged(let volume, let muted):
+            logger.info("volume: \(Int((volume * 100).rounded())) %\(muted ? " (muted)" : "")")
         default:
             break
         }
