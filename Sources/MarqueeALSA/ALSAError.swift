@@ -42,3 +42,8 @@ func check(_ code: Int32, _ operation: String, device: String) throws(ALSAError)
     if code < 0 { throw ALSAError(operation, device: device, code: code) }
     return code
 }
+
+/// alsa-lib's own stderr printer is silenced once, before the first call that could print.
+let quietLibraryErrors: Void = {
+    _ = marquee_alsa_silence_library_errors()
+}()

@@ -22,6 +22,7 @@ final class ALSAPCM {
 
     /// Opens `name` non-blocking and negotiates format, rate, channels, buffer and period.
     init(name: String, options: ALSAOutputOptions) throws(ALSAError) {
+        quietLibraryErrors
         var pcm: OpaquePointer?
         let mode = Int32(SND_PCM_NONBLOCK)
         let opened = if let configuration = options.configuration {

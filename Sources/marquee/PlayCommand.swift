@@ -20,7 +20,7 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Video output: auto, drm[:/dev/dri/cardN] or headless[:WxH]. auto is DRM when a card has a connected screen, else headless.")
     var output: String?
 
-    @Option(help: "Audio output: auto or null (decoded, converted and trimmed, then dropped on an ideal clock). auto is null until the ALSA output exists.")
+    @Option(help: "Audio output: auto, alsa[:PCM] (e.g. alsa:hw:0,0, alsa:plughw:1; alsa alone is the config's audio.device, else default) or null (decoded, trimmed and dropped; video on the monotonic clock). auto is ALSA when the machine has a sound card, else null.")
     var audio: AudioChoice = .auto
 
     @Option(help: "Write one JSON object per line for every event to FILE, or - for standard output.")
@@ -48,14 +48,13 @@ struct PlayCommand: ParsableCommand {
         case realtime, fast
     }
 
-    enum AudioChoice: String, ExpressibleByArgument {
-        case auto, null
-    }
-
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give a config file or at least one media file or URL") }
         if let output, DisplayConfiguration.Output(parsing: output) == nil {
             throw ValidationError("--output must be auto, drm[:PATH] or headless[:WxH]")
+        }
+        if case .alsa = audio, clock == .fast {
+            throw ValidationError("--clock fast runs faster than a sound card plays: use --audio null or auto with it")
         }
     }
 
@@ -78,7 +77,7 @@ struct PlayCommand: ParsableCommand {
         let playbackClock: PlaybackClock = clock == .fast ? VirtualClock() : MonotonicClock()
         let session: PlaybackSession
         do {
-            session = try PlaybackSession(plan: plan, clock: playbackClock, eventsPath: events, traceFrames: traceFrames, logger: logger)
+            session = try PlaybackSession(plan: plan, clock: playbackClock, audio: audio, eventsPath: events, traceFrames: traceFrames, logger: logger)
         } catch let error as PlayError {
             error.lines.forEach { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
             throw ExitCode(1)

@@ -12,6 +12,8 @@ struct PlaybackPlan {
     /// `display.connector` and `display.mode`: only the DRM output uses them.
     var connector = DisplayConfiguration.automaticConnector
     var mode = DisplayConfiguration.Mode.preferred
+    /// `audio:`: the ALSA device, starting volume, buffer and period.
+    var audio = AudioConfiguration()
     var warnings: [String] = []
 
     static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
@@ -35,12 +37,13 @@ struct PlaybackPlan {
         settings.scaling = configuration.display.scaling
         settings.background = configuration.display.background
         settings.displayRotation = configuration.display.rotation
+        settings.volume = configuration.audio.volume
         let items = configuration.playlist.items.map {
             QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration, scaling: $0.scaling)
         }
         return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
                             connector: configuration.display.connector, mode: configuration.display.mode,
-                            warnings: result.warnings.map(\.description))
+                            audio: configuration.audio, warnings: result.warnings.map(\.description))
     }
 
     private static func fromMedia(_ arguments: [String]) throws -> PlaybackPlan {

@@ -18,7 +18,7 @@ final class PlaybackSession {
     private let display: DRMVideoOutput?
     private var signalSources: [DispatchSourceSignal] = []
 
-    init(plan: PlaybackPlan, clock: PlaybackClock, eventsPath: String?, traceFrames: Bool, logger: Logger) throws {
+    init(plan: PlaybackPlan, clock: PlaybackClock, audio audioChoice: AudioChoice, eventsPath: String?, traceFrames: Bool, logger: Logger) throws {
         let writer: EventLogWriter?
         do {
             writer = try eventsPath.map { try EventLogWriter(path: $0, clock: clock, includesFrames: traceFrames) }
@@ -30,9 +30,13 @@ final class PlaybackSession {
         let observer = SessionObserver(writer: writer, logger: EventLogger(logger: logger, itemCount: plan.items.count),
                                        itemCount: plan.items.count)
         self.observer = observer
-        player = QueuePlayer(items: plan.items, settings: plan.settings, opener: FFmpegMediaOpener(),
+        let audio = AudioOutputFactory.make(choice: audioChoice, configuration: plan.audio,
+                                            virtualClock: clock is VirtualClock, logger: logger)
+        var settings = plan.settings
+        settings.followsAudioClock = audio.isDevice && !(clock is VirtualClock)
+        player = QueuePlayer(items: plan.items, settings: settings, opener: FFmpegMediaOpener(),
                              video: video.output,
-                             audio: NullAudioOutput(format: .standard), clock: clock,
+                             audio: audio.output, clock: clock,
                              events: { observer.observe($0) })
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MarqueeALSA
 import MarqueeConfig
 import MarqueeCore
 import MarqueeDRM
@@ -11,10 +12,10 @@ import MarqueeMedia
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Show what Marquee reads from a media file or URL (duration, sizes, rotation, tracks), or without one, the display hardware."
+        abstract: "Show what Marquee reads from a media file or URL (duration, sizes, rotation, tracks), or without one, the display and sound hardware."
     )
 
-    @Argument(help: "A media file (relative to the current directory), a file: URL, or an http(s) URL. Without it: the display hardware (DRM cards, connectors, modes, CRTCs, planes).")
+    @Argument(help: "A media file (relative to the current directory), a file: URL, or an http(s) URL. Without it: the display hardware (DRM cards, connectors, modes, CRTCs, planes) and the sound cards and ALSA PCMs (--json: the audio part).")
     var media: String?
 
     @Flag(help: "Print one JSON object with sorted keys instead of aligned text.")
@@ -31,7 +32,15 @@ struct ProbeCommand: ParsableCommand {
 
     func run() throws {
         guard let media else {
-            print(DisplayInventoryReport.text(DRMInventory.cards()))
+            let cards = ALSAInventory.cards()
+            let pcms = ALSAInventory.playbackPCMs()
+            if json {
+                // The display inventory has no JSON form yet; the audio one does.
+                print(Self.serialised(["audio": AudioInventoryReport.object(cards: cards, pcms: pcms)]))
+            } else {
+                print(DisplayInventoryReport.text(DRMInventory.cards()))
+                print(AudioInventoryReport.text(cards: cards, pcms: pcms))
+            }
             return
         }
         let workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -114,6 +123,10 @@ struct ProbeCommand: ParsableCommand {
             "stillImage": asset.isStillImage,
             "tracks": asset.tracks.map(trackObject),
         ]
+        return serialised(object)
+    }
+
+    static func serialised(_ object: [String: Any]) -> String {
         do {
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             return String(decoding: data, as: UTF8.self)
