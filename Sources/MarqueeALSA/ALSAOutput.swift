@@ -34,6 +34,9 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     /// Without a device, audio is consumed at the rate it would play: this far ahead.
     private var pacedUntil: ContinuousClock.Instant?
     private var lastProblem: String?
+    /// A reopened PCM is announced once it has taken two buffers of audio, not when it merely
+    /// opened: a device can open, take a buffer, and still fail (one line per outage, not per retry).
+    private var announceOnFirstWrite = false
     private var encoded: [UInt8] = []
     public private(set) var underrunCount = 0
 
@@ -83,6 +86,11 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
                 let outcome = try encoded.withUnsafeBytes { bytes throws(ALSAError) in try pcm.write(bytes, frames: chunk) }
                 switch outcome {
                 case .written(let frames):
+                    if announceOnFirstWrite && sessionWritten + Int64(frames) >= Int64(2 * pcm.setup.bufferFrames) {
+                        announceOnFirstWrite = false
+                        lastProblem = nil
+                        log("audio: ALSA '\(options.device)' is back: \(pcm.setup)")
+                    }
                     done += frames
                     accept(frames: frames, bytes: frames * pcm.setup.bytesPerFrame)
                 case .wouldBlock:
@@ -234,8 +242,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
             sessionBase = streamFrames
             sessionWritten = 0
             pacedUntil = nil
-            lastProblem = nil
-            log("audio: ALSA '\(options.device)' is back: \(reopened.setup)")
+            announceOnFirstWrite = true
         } catch {
             // Already reported when it went missing; retrying quietly.
         }
