@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "MarqueeMedia", dependencies: ["MarqueeCore", "CFFmpeg"]),
         .target(name: "MarqueeDRM", dependencies: ["MarqueeCore", "CDRM"]),
         .target(name: "MarqueeEvdev", dependencies: ["MarqueeCore", "CEvdev"]),
+        .target(name: "MarqueeALSA", dependencies: ["MarqueeCore", "CALSA"]),
         // The engine: drives any MediaOpening, VideoOutput and PlaybackClock; imports no C module.
         .target(name: "MarqueePlayer", dependencies: ["MarqueeCore"]),
         .executableTarget(name: "marquee", dependencies: [
@@ -42,6 +43,7 @@ let package = Package(
             "MarqueeMedia",
             "MarqueeDRM",
             "MarqueeEvdev",
+            "MarqueeALSA",
             "MarqueePlayer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -52,6 +54,7 @@ let package = Package(
         .testTarget(name: "MarqueeMediaTests", dependencies: ["MarqueeMedia", "MarqueePlayer", "MarqueeCore"]),
         .testTarget(name: "MarqueeEvdevTests", dependencies: ["MarqueeEvdev", "MarqueeCore"]),
         .testTarget(name: "MarqueePlayerTests", dependencies: ["MarqueePlayer", "MarqueeCore"]),
+        .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "MarqueePlayer", "MarqueeMedia", "MarqueeCore"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CFFmpeg", "CDRM", "CALSA", "CEvdev", "MarqueeCore"]),
     ]

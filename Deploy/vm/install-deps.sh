@@ -11,6 +11,7 @@ packages=(
   cpio gzip           # initramfs packing
   python3             # run-guest.py (QMP, timeouts) and vmlinux extraction
   ffmpeg              # smoke-test clips are generated with the ffmpeg CLI
+  alsa-utils          # amixer: the guest HDA mixer starts muted at 0 % (audio-test.sh unmutes it)
 )
 
 exec "$(dirname "$0")/../../Scripts/install-dependencies.sh" "${packages[@]}"

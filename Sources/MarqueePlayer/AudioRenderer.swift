@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeCore
+import Synchronization
 
 /// The audio thread: lays each item's trimmed audio end to end on the output, in the order the
 /// present thread scheduled the items, so the sound runs on across item changes and loops with no
@@ -28,16 +29,67 @@ final class AudioRenderer: @unchecked Sendable {
     private let finished = NSCondition()
     private var isFinished = false
     private var previousSegmentWasCut = false
+    /// The software volume the next write ramps to; set from the present thread.
+    private let targetGain: Mutex<Float>
+    /// The gain the last write ended at (audio thread only): a change ramps over one write, so a
+    /// volume step never clicks.
+    private var appliedGain: Float
+    /// Where each segment's first frame went in the output's stream, oldest first; read by the
+    /// present thread to map the device position back to an item's time.
+    private let anchors = Mutex<[Anchor]>([])
+    static let anchorsKept = 64
+    /// Frames handed to the output so far (audio thread only).
+    private var framesSubmitted: Int64 = 0
+
+    /// Segment `serial` starts at frame `streamFrame` of the output's stream with item frame `itemFrame`.
+    struct Anchor: Equatable {
+        var serial: Int
+        var streamFrame: Int64
+        var itemFrame: Int64
+    }
+
+    /// What the device is playing now: which segment, and which frame of its item (0 at the item's start).
+    struct PlayingPosition: Equatable {
+        var serial: Int
+        var itemFrame: Int64
+    }
 
     /// `reportError` hears each new kind of write failure once, not once per block.
-    init(output: AudioOutput, reportError: @escaping @Sendable (String) -> Void) {
+    init(output: AudioOutput, gain: Float = 1, reportError: @escaping @Sendable (String) -> Void) {
         self.output = output
         self.reportError = reportError
+        targetGain = Mutex(gain)
+        appliedGain = gain
+    }
+
+    /// The software volume for what is written from now on (0...1).
+    func setGain(_ gain: Float) {
+        targetGain.withLock { $0 = gain }
+    }
+
+    /// Pauses or resumes the device with the picture.
+    func setPaused(_ paused: Bool) {
+        output.setPaused(paused)
+    }
+
+    /// Which item frame the device is playing now; nil when the output has no clock or is not
+    /// playing steadily.
+    func playingPosition() -> PlayingPosition? {
+        guard let played = output.framesPlayed() else { return nil }
+        return anchors.withLock { anchors in
+            guard let index = anchors.lastIndex(where: { $0.streamFrame <= played }) else { return nil }
+            // Older anchors can never be played again.
+            if index > 0 { anchors.removeFirst(index) }
+            let anchor = anchors[0]
+            return PlayingPosition(serial: anchor.serial, itemFrame: played - anchor.streamFrame + anchor.itemFrame)
+        }
     }
 
     func start() {
         let thread = Thread { [self] in
             while let segment = schedule.pop() { render(segment) }
+            // What was written plays out before the run ends: the last ~100 ms would be lost.
+            output.drain()
             finished.withLock {
                 isFinished = true
                 finished.broadcast()
@@ -67,6 +119,12 @@ final class AudioRenderer: @unchecked Sendable {
             return
         }
         var written = header.firstOffset
+        let anchor = Anchor(serial: segment.serial, streamFrame: framesSubmitted, itemFrame: header.firstOffset)
+        anchors.withLock { anchors in
+            // Without a clock nobody prunes them; a device buffer never spans this many items.
+            if anchors.count >= Self.anchorsKept { anchors.removeFirst() }
+            anchors.append(anchor)
+        }
         let fadeIn = header.cutAtStart || previousSegmentWasCut
         let fadeInFrom = header.firstOffset
         var endedNaturally = false
@@ -117,6 +175,21 @@ final class AudioRenderer: @unchecked Sendable {
         return piece.offset + last
     }
 
+    /// Multiplies by the volume, ramping linearly from the last write's gain to the current one.
+    private func applyGain(to samples: inout [Float]) {
+        let target = targetGain.withLock { $0 }
+        let start = appliedGain
+        appliedGain = target
+        if start == 1 && target == 1 { return }
+        let frames = samples.count / channels
+        guard frames > 0 else { return }
+        let step = (target - start) / Float(frames)
+        for frame in 0..<frames {
+            let factor = start == target ? target : start + step * Float(frame + 1)
+            for channel in 0..<channels { samples[frame * channels + channel] *= factor }
+        }
+    }
+
     private func writeSilence(frames: Int64) {
         var remaining = frames
         while remaining > 0 {
@@ -127,6 +200,9 @@ final class AudioRenderer: @unchecked Sendable {
     }
 
     private func write(_ samples: [Float]) {
+        var samples = samples
+        applyGain(to: &samples)
+        framesSubmitted += Int64(samples.count / channels)
         do {
             try output.write(samples)
             lastError = nil

@@ -19,5 +19,7 @@ enum AudioPipelineOutput: Sendable {
 /// One item's turn on the audio thread.
 struct AudioSegment: Sendable {
     let itemIndex: Int
+    /// The pipeline it came from (ItemPipeline.serial): tells a seek's audio from the audio before it.
+    let serial: Int
     let audio: BlockingQueue<AudioPipelineOutput>
 }

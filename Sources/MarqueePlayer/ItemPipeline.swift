@@ -30,6 +30,8 @@ final class ItemPipeline: @unchecked Sendable {
     }
 
     let index: Int
+    /// Tells this pipeline's audio from any other's on the device (a seek restarts the same index).
+    let serial: Int
     let item: QueueItem
     let entry: Entry?
     private let outputs = BlockingQueue<Output>(capacity: framesAhead)
@@ -42,8 +44,9 @@ final class ItemPipeline: @unchecked Sendable {
     /// file never stalls video behind audio, while memory stays bounded.
     static let audioPiecesAhead = 256
 
-    init(index: Int, item: QueueItem, opener: MediaOpening, entry: Entry? = nil, audioFormat: AudioFormat? = nil) {
+    init(index: Int, serial: Int = 0, item: QueueItem, opener: MediaOpening, entry: Entry? = nil, audioFormat: AudioFormat? = nil) {
         self.index = index
+        self.serial = serial
         self.item = item
         self.opener = opener
         self.entry = entry

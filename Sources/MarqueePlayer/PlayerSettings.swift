@@ -14,6 +14,11 @@ public struct PlayerSettings: Sendable {
     /// doubling each round up to `maximumRetryDelay`, so a dead playlist never spins the CPU.
     public var retryDelay = MediaTime(seconds: 1)
     public var maximumRetryDelay = MediaTime(seconds: 30)
+    /// The software volume at start, 0...1 (config `audio.volume`).
+    public var volume = 1.0
+    /// Video follows the audio output's position whenever it reports one (a real device on the
+    /// real-time clock). Off for the virtual clock, whose time has nothing to do with a device's.
+    public var followsAudioClock = false
 
     public init() {}
 }

@@ -20,6 +20,7 @@ extension QueuePlayer {
         case .pause:
             guard machine.wantsToPlay else { return }
             pausedAt = clock.now()
+            audioRenderer?.setPaused(true)
             emitAll(machine.handle(.pause))
         case .togglePlayPause:
             apply(machine.wantsToPlay ? .pause : .play)
@@ -48,9 +49,12 @@ extension QueuePlayer {
             stepForward()
         case .stepBackward:
             stepBackward()
-        case .volumeUp, .volumeDown, .toggleMute,
-             .digit0, .digit1, .digit2, .digit3, .digit4, .digit5, .digit6, .digit7, .digit8, .digit9, .playEnteredItem:
-            // Volume arrives with the audio output, numeric entry with the input backend.
+        case .volumeUp, .volumeDown, .toggleMute:
+            guard volume.apply(command) else { return }
+            audioRenderer?.setGain(volume.gain)
+            emit(.volumeChanged(volume: volume.volume, muted: volume.isMuted))
+        case .digit0, .digit1, .digit2, .digit3, .digit4, .digit5, .digit6, .digit7, .digit8, .digit9, .playEnteredItem:
+            // Numeric entry arrives with the input backend.
             break
         }
     }
@@ -86,6 +90,7 @@ extension QueuePlayer {
             origin += clock.now() - pausedAt
             self.pausedAt = nil
         }
+        audioRenderer?.setPaused(false)
         emitAll(machine.handle(.play))
     }
 
@@ -96,6 +101,8 @@ extension QueuePlayer {
         current = nil
         upcoming = nil
         pausedAt = nil
+        // Stopped is not paused: the next play starts afresh and its sound must flow.
+        audioRenderer?.setPaused(false)
         emitAll(machine.handle(.stop))
         do {
             try video.present { buffer in buffer.fill(PixelRect(size: buffer.size), with: settings.background) }

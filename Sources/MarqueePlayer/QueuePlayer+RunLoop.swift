@@ -141,6 +141,7 @@ extension QueuePlayer {
                     timeline.restart(at: timeline.itemOrigin + late)
                 }
             }
+            followAudioClock(in: pipeline)
             let due = origin + timeline.timelineTime(ofItemTime: itemTime)
             let nextDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
             switch scheduler.decide(due: due, nextDue: nextDue, now: clock.now()) {
@@ -162,6 +163,17 @@ extension QueuePlayer {
                 return
             }
         }
+    }
+
+    /// Audio is the master clock: when the device is playing this item's audio, the schedule's
+    /// origin moves so that what is heard now is what is due now. Only video moves.
+    private func followAudioClock(in pipeline: ItemPipeline) {
+        guard settings.followsAudioClock, let renderer = audioRenderer,
+              let playing = renderer.playingPosition(), playing.serial == pipeline.serial, playing.itemFrame >= 0 else { return }
+        let heard = MediaTime(playing.itemFrame, per: Int64(renderer.output.format.sampleRate))
+        let now = clock.now()
+        let error = now - (origin + timeline.timelineTime(ofItemTime: heard))
+        origin += audioFollower.correction(forError: error)
     }
 
     /// Sleeps in short slices so commands stay responsive; false when woken by one.
@@ -249,10 +261,11 @@ extension QueuePlayer {
     /// Opens item `index` on its decode thread and gives its audio its turn on the audio thread,
     /// after everything scheduled before it.
     func startPipeline(_ index: Int, entry: ItemPipeline.Entry? = nil) -> ItemPipeline {
-        let pipeline = ItemPipeline(index: index, item: items[index], opener: opener, entry: entry,
+        pipelineSerial += 1
+        let pipeline = ItemPipeline(index: index, serial: pipelineSerial, item: items[index], opener: opener, entry: entry,
                                     audioFormat: audioRenderer?.output.format)
         if let renderer = audioRenderer, let audio = pipeline.audio {
-            renderer.schedule(AudioSegment(itemIndex: index, audio: audio))
+            renderer.schedule(AudioSegment(itemIndex: index, serial: pipelineSerial, audio: audio))
         }
         pipeline.start()
         return pipeline

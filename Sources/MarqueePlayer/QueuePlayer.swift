@@ -55,6 +55,10 @@ public final class QueuePlayer: @unchecked Sendable {
     /// Where the item is in media time (never before its start), and the pts of the frame on screen.
     var position: MediaTime?
     var framePTS: MediaTime?
+    /// Numbers pipelines, so the audio clock can tell whose audio the device is playing.
+    var pipelineSerial = 0
+    var audioFollower = AudioClockFollower()
+    var volume: VolumeControl
 
     public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
                 audio: AudioOutput? = nil, clock: PlaybackClock, events: @escaping @Sendable (PlayerEvent) -> Void) {
@@ -64,7 +68,9 @@ public final class QueuePlayer: @unchecked Sendable {
         self.video = video
         self.clock = clock
         self.emit = events
-        audioRenderer = audio.map { AudioRenderer(output: $0, reportError: { message in events(.error(message: message)) }) }
+        let volume = VolumeControl(volume: settings.volume)
+        self.volume = volume
+        audioRenderer = audio.map { AudioRenderer(output: $0, gain: volume.gain, reportError: { message in events(.error(message: message)) }) }
         self.cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)
         self.machine = PlaybackStateMachine(repeatMode: settings.repeatMode, scalingMode: settings.scaling)
     }

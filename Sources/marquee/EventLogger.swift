@@ -23,6 +23,8 @@ struct EventLogger {
             logger.info("scaling mode: \(mode.rawValue)")
         case .command(let action, let source):
             logger.info("command \(action) from \(source)")
+        case .volumeChanged(let volume, let muted):
+            logger.info("volume: \(Int((volume * 100).rounded())) %\(muted ? " (muted)" : "")")
         default:
             break
         }

@@ -21,7 +21,7 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Video output: auto, drm[:/dev/dri/cardN] or headless[:WxH]. auto is DRM when a card has a connected screen, else headless.")
     var output: String?
 
-    @Option(help: "Audio output: auto or null (decoded, converted and trimmed, then dropped on an ideal clock). auto is null until the ALSA output exists.")
+    @Option(help: "Audio output: auto, alsa[:PCM] (e.g. alsa:hw:0,0, alsa:plughw:1; alsa alone is the config's audio.device, else default) or null (decoded, trimmed and dropped; video on the monotonic clock). auto is ALSA when the machine has a sound card, else null.")
     var audio: AudioChoice = .auto
 
     @Option(help: "Write one JSON object per line for every event to FILE, or - for standard output.")
@@ -55,10 +55,6 @@ struct PlayCommand: ParsableCommand {
         case realtime, fast
     }
 
-    enum AudioChoice: String, ExpressibleByArgument {
-        case auto, null
-    }
-
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give a config file or at least one media file or URL") }
         if let output, DisplayConfiguration.Output(parsing: output) == nil {
@@ -66,6 +62,9 @@ struct PlayCommand: ParsableCommand {
         }
         if !input.isEmpty, InputMonitorFactory.devices(fromArguments: input) == nil {
             throw ValidationError("--input takes auto, none, or device paths and names, not a mix of them")
+        }
+        if case .alsa = audio, clock == .fast {
+            throw ValidationError("--clock fast runs faster than a sound card plays: use --audio null or auto with it")
         }
     }
 
@@ -90,7 +89,7 @@ struct PlayCommand: ParsableCommand {
         let playbackClock: PlaybackClock = clock == .fast ? VirtualClock() : MonotonicClock()
         let session: PlaybackSession
         do {
-            session = try PlaybackSession(plan: plan, clock: playbackClock, eventsPath: events, traceFrames: traceFrames, logger: logger)
+            session = try PlaybackSession(plan: plan, clock: playbackClock, audio: audio, eventsPath: events, traceFrames: traceFrames, logger: logger)
         } catch let error as PlayError {
             error.lines.forEach { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
             throw ExitCode(1)

@@ -14,6 +14,8 @@ struct PlaybackPlan {
     var mode = DisplayConfiguration.Mode.preferred
     /// `input:`: which keypads and remotes, grabbed or not, with which key map.
     var input = InputConfiguration()
+    /// `audio:`: the ALSA device, starting volume, buffer and period.
+    var audio = AudioConfiguration()
     var warnings: [String] = []
 
     static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
@@ -37,12 +39,13 @@ struct PlaybackPlan {
         settings.scaling = configuration.display.scaling
         settings.background = configuration.display.background
         settings.displayRotation = configuration.display.rotation
+        settings.volume = configuration.audio.volume
         let items = configuration.playlist.items.map {
             QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration, scaling: $0.scaling)
         }
         return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
                             connector: configuration.display.connector, mode: configuration.display.mode,
-                            input: configuration.input, warnings: result.warnings.map(\.description))
+                            input: configuration.input, audio: configuration.audio, warnings: result.warnings.map(\.description))
     }
 
     private static func fromMedia(_ arguments: [String]) throws -> PlaybackPlan {

@@ -28,7 +28,7 @@ final class PlaybackSession {
         (SIGUSR1, "SIGUSR1", .command(.next)), (SIGUSR2, "SIGUSR2", .command(.togglePlayPause)),
     ]
 
-    init(plan: PlaybackPlan, clock: PlaybackClock, eventsPath: String?, traceFrames: Bool, logger: Logger) throws {
+    init(plan: PlaybackPlan, clock: PlaybackClock, audio audioChoice: AudioChoice, eventsPath: String?, traceFrames: Bool, logger: Logger) throws {
         let writer: EventLogWriter?
         do {
             writer = try eventsPath.map { try EventLogWriter(path: $0, clock: clock, includesFrames: traceFrames) }
@@ -40,9 +40,13 @@ final class PlaybackSession {
         let observer = SessionObserver(writer: writer, logger: EventLogger(logger: logger, itemCount: plan.items.count),
                                        itemCount: plan.items.count)
         self.observer = observer
-        let player = QueuePlayer(items: plan.items, settings: plan.settings, opener: FFmpegMediaOpener(),
+        let audio = AudioOutputFactory.make(choice: audioChoice, configuration: plan.audio,
+                                            virtualClock: clock is VirtualClock, logger: logger)
+        var settings = plan.settings
+        settings.followsAudioClock = audio.isDevice && !(clock is VirtualClock)
+        let player = QueuePlayer(items: plan.items, settings: settings, opener: FFmpegMediaOpener(),
                                  video: video.output,
-                                 audio: NullAudioOutput(format: .standard), clock: clock,
+                                 audio: audio.output, clock: clock,
                                  events: { observer.observe($0) })
         self.player = player
         input = InputMonitorFactory.make(plan.input, logger: logger) { action, source in player.send(action, from: source) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MarqueeALSA
 import MarqueeConfig
 import MarqueeCore
 import MarqueeDRM
@@ -12,10 +13,10 @@ import MarqueeMedia
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Show what Marquee reads from a media file or URL (duration, sizes, rotation, tracks), or without one, the display hardware and input devices."
+        abstract: "Show what Marquee reads from a media file or URL (duration, sizes, rotation, tracks), or without one, the display and sound hardware and the input devices."
     )
 
-    @Argument(help: "A media file (relative to the current directory), a file: URL, or an http(s) URL. Without it: the display hardware (DRM cards, connectors, modes, CRTCs, planes) and the input devices with their mapped keys (--json: the input devices only).")
+    @Argument(help: "A media file (relative to the current directory), a file: URL, or an http(s) URL. Without it: the display hardware (DRM cards, connectors, modes, CRTCs, planes), the sound cards and ALSA PCMs, and the input devices with their mapped keys (--json: the sound and input parts).")
     var media: String?
 
     @Flag(help: "Print one JSON object with sorted keys instead of aligned text.")
@@ -34,10 +35,15 @@ struct ProbeCommand: ParsableCommand {
         guard let media else {
             // Input devices are read with the default key map (a config's keys: overrides are not applied).
             let inputs = InputInventory.scan()
+            let cards = ALSAInventory.cards()
+            let pcms = ALSAInventory.playbackPCMs()
             if json {
-                print(Self.serialise(["inputDevices": InputInventoryReport.jsonObject(inputs, keyMap: .default)]))
+                // The display inventory has no JSON form yet; the sound and input ones do.
+                print(Self.serialised(["audio": AudioInventoryReport.object(cards: cards, pcms: pcms),
+                                       "inputDevices": InputInventoryReport.jsonObject(inputs, keyMap: .default)]))
             } else {
                 print(DisplayInventoryReport.text(DRMInventory.cards()))
+                print(AudioInventoryReport.text(cards: cards, pcms: pcms))
                 print(InputInventoryReport.text(inputs, keyMap: .default))
             }
             return
@@ -122,10 +128,10 @@ struct ProbeCommand: ParsableCommand {
             "stillImage": asset.isStillImage,
             "tracks": asset.tracks.map(trackObject),
         ]
-        return serialise(object)
+        return serialised(object)
     }
 
-    private static func serialise(_ object: [String: Any]) -> String {
+    static func serialised(_ object: [String: Any]) -> String {
         do {
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             return String(decoding: data, as: UTF8.self)

@@ -28,6 +28,8 @@ import Testing
             audio:
               device: hw:1,0
               volume: 0.25
+              bufferTime: 0.2
+              periodTime: 0.05
             input:
               devices: [/dev/input/event3, Flirc]
               grab: false
@@ -49,7 +51,8 @@ import Testing
             output: .drm(device: "/dev/dri/card1"), connector: "HDMI-A-1",
             mode: .size(.init(width: 1920, height: 1080), refreshRate: 59.94), rotation: .clockwise270,
             scaling: .fill, background: .init(red: 0xFF, green: 0x80, blue: 0x00)))
-        #expect(configuration.audio == AudioConfiguration(device: "hw:1,0", volume: 0.25))
+        #expect(configuration.audio == AudioConfiguration(device: "hw:1,0", volume: 0.25,
+                                                          bufferTime: 0.2, periodTime: 0.05))
         #expect(configuration.input.devices == .list(["/dev/input/event3", "Flirc"]))
         #expect(configuration.input.grab == false)
         #expect(configuration.source == URL(fileURLWithPath: path).standardizedFileURL)

@@ -124,6 +124,19 @@ import Testing
             audio:
               volume: 1.5
             """, line: 4, column: 11, message: "volume 1.5 is out of range (expected 0 to 1)"),
+        BrokenConfigCase("buffer time too long", """
+            playlist:
+              items: [a.mp4]
+            audio:
+              bufferTime: 5
+            """, line: 4, column: 15, message: "bufferTime 5 s is out of range (expected 0.005 to 2 seconds)"),
+        BrokenConfigCase("period longer than half the buffer", """
+            playlist:
+              items: [a.mp4]
+            audio:
+              bufferTime: 0.1
+              periodTime: 0.08
+            """, line: 5, column: 15, message: "periodTime 0.08 s is out of range (expected 0.001 s to half the bufferTime, 0.05 s)"),
         BrokenConfigCase("volume that is not a number", """
             playlist:
               items: [a.mp4]

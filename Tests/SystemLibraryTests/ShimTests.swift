@@ -94,6 +94,10 @@ import Testing
         #expect(String(cString: snd_asoundlib_version()).hasPrefix("1."))
         #expect(String(cString: snd_strerror(marquee_alsa_error_underrun())) == "Broken pipe")
     }
+
+    @Test func theLibraryPrinterCanBeSilenced() {
+        #expect(marquee_alsa_silence_library_errors() == 0)
+    }
 }
 
 @Suite struct EvdevShimTests {

@@ -1,7 +1,7 @@
 import Yams
 
 extension ConfigurationDecoder {
-    static let audioKeys = ["device", "volume"]
+    static let audioKeys = ["device", "volume", "bufferTime", "periodTime"]
 
     mutating func decodeAudio(_ node: Node) -> AudioConfiguration {
         var audio = AudioConfiguration()
@@ -15,6 +15,24 @@ extension ConfigurationDecoder {
             } else {
                 log.error(at: SourcePosition(of: node), "volume \(Self.plain(volume)) is out of range (expected 0 to 1)")
             }
+        }
+        if let node = fields["bufferTime"]?.value, let time = number(node) {
+            if AudioConfiguration.bufferTimeRange.contains(time) {
+                audio.bufferTime = time
+            } else {
+                log.error(at: SourcePosition(of: node), "bufferTime \(Self.plain(time)) s is out of range (expected 0.005 to 2 seconds)")
+            }
+        }
+        if let node = fields["periodTime"]?.value, let time = number(node) {
+            if time >= AudioConfiguration.minimumPeriodTime && time * 2 <= audio.bufferTime {
+                audio.periodTime = time
+            } else {
+                log.error(at: SourcePosition(of: node),
+                          "periodTime \(Self.plain(time)) s is out of range (expected 0.001 s to half the bufferTime, \(Self.plain(audio.bufferTime / 2)) s)")
+            }
+        } else if audio.periodTime * 2 > audio.bufferTime {
+            // A short buffer without a period: a quarter of it, like the defaults.
+            audio.periodTime = audio.bufferTime / 4
         }
         return audio
     }

@@ -53,6 +53,9 @@ public struct EventLogRecord: Encodable, Sendable {
             try fields.encode(mode, forKey: Key("mode"))
         case .error(let message):
             try fields.encode(message, forKey: Key("message"))
+        case .volumeChanged(let volume, let muted):
+            try fields.encode(volume, forKey: Key("volume"))
+            try fields.encode(muted, forKey: Key("muted"))
         case .frame(let item, let pts, let time, let dropped):
             try fields.encode(item, forKey: Key("item"))
             try fields.encode(pts.seconds, forKey: Key("pts"))

@@ -14,6 +14,8 @@ public enum PlayerEvent: Equatable, Sendable {
     case scalingModeChanged(ScalingMode)
     case repeatModeChanged(RepeatMode)
     case error(message: String)
+    /// The software volume or mute changed (volumeUp, volumeDown, toggleMute).
+    case volumeChanged(volume: Double, muted: Bool)
     /// `--trace-frames`: one per presented or dropped frame. `time` is when it appeared on the
     /// presentation timeline (items laid end to end), `pts` its source timestamp.
     case frame(item: Int, pts: MediaTime, time: MediaTime, dropped: Bool)
@@ -35,6 +37,7 @@ public enum PlayerEvent: Equatable, Sendable {
         case .scalingModeChanged: "scalingModeChanged"
         case .repeatModeChanged: "repeatModeChanged"
         case .error: "error"
+        case .volumeChanged: "volumeChanged"
         case .frame: "frame"
         case .command: "command"
         }

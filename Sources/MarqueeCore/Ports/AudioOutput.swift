@@ -5,4 +5,20 @@ public protocol AudioOutput: AnyObject, Sendable {
     /// Writes interleaved frames in `format`. A device blocks while its buffer is full; the
     /// null output returns at once.
     func write(_ samples: [Float]) throws
+    /// How many of the frames written so far have been heard by now. A device that plays in real
+    /// time reports it (frames written − its delay), and the player's video then follows it: audio
+    /// is the master clock. nil whenever sound is not flowing steadily (no device, not started yet,
+    /// paused, underrun) or the output has no clock (the null output): the monotonic clock rules.
+    func framesPlayed() -> Int64?
+    /// Stops or resumes the sound where it is, so the master clock pauses with the picture.
+    /// Callable from any thread.
+    func setPaused(_ paused: Bool)
+    /// Blocks until everything written has been heard (before the process exits).
+    func drain()
+}
+
+extension AudioOutput {
+    public func framesPlayed() -> Int64? { nil }
+    public func setPaused(_ paused: Bool) {}
+    public func drain() {}
 }

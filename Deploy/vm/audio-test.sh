@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# End-to-end test of `marquee play --audio alsa` on a real kernel sound driver: boots Debian's kernel
+# under QEMU/TCG with intel-hda (qemu writes the card's output to a WAV on the host) and bochs-drm,
+# runs the host-built marquee in the guest and checks the WAV on the host (audio-check.py):
+#   tone   a 1 s 1 kHz tone played with --audio alsa arrives in the WAV at 1 kHz
+#   sync   a 5 s 320x180 A/V clip with a white flash frame and a 30 ms beep at every whole second,
+#          played with --output drm --audio alsa --trace-frames: every beep sits within one frame
+#          (33 ms) of its flash's presentation time, relative to the first pair
+#   probe  `marquee probe` lists the HDA card and its playback device
+# Prints PASS/FAIL per check; exits 1 on any failure. Hard timeouts on every step.
+#
+# Usage: Deploy/vm/audio-test.sh
+#   MARQUEE_BIN=path      use this marquee binary instead of building one
+#   SWIFT_SCRATCH_PATH=p  scratch path for `swift build -c release --product marquee` (default: <repo>/.build)
+#   MARQUEE_VM_CACHE=dir  image/fixture cache (default: <repo>/.build-vm-image)
+#   VM_TIMEOUT=s          hard limit for the guest (default 300)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cache=${MARQUEE_VM_CACHE:-$repo/.build-vm-image}
+export MARQUEE_VM_CACHE=$cache
+die() { echo "audio-test: error: $*" >&2; exit 2; }
+
+for tool in qemu-system-x86_64 ffmpeg python3 timeout amixer; do
+  command -v "$tool" >/dev/null || die "'$tool' not found; run Deploy/vm/install-deps.sh"
+done
+marquee=$("$here/marquee-binary.sh") || die "no marquee binary"
+"$here/build-initramfs.sh" >/dev/null || die "guest image build failed"
+
+fixtures=$cache/audio-fixtures
+mkdir -p "$fixtures"
+if [ ! -s "$fixtures/tone.wav" ]; then
+  timeout 60 ffmpeg -hide_banner -loglevel error -y -f lavfi -i "sine=frequency=1000:sample_rate=48000:duration=1" \
+    -af volume=4 -ac 2 -c:a pcm_s16le "$fixtures/tone.wav" || die "ffmpeg could not make the tone"
+fi
+if [ ! -s "$fixtures/flash-beep.mp4" ]; then
+  # The flash is the one frame at each whole second (mod(t,1) < 0.03 holds for t = k only at 30 fps);
+  # the beep is 30 ms of 1 kHz starting at the same instant.
+  timeout 120 ffmpeg -hide_banner -loglevel error -y \
+    -f lavfi -i "color=c=black:s=320x180:r=30:d=5,drawbox=color=white:t=fill:enable='lt(mod(t,1),0.03)'" \
+    -f lavfi -i "aevalsrc=exprs='if(lt(mod(t,1),0.03),0.5*sin(2*PI*1000*t),0)':c=stereo:s=48000:d=5" \
+    -c:v libx264 -preset ultrafast -pix_fmt yuv420p -g 30 -c:a aac -b:a 128k -shortest "$fixtures/flash-beep.tmp.mp4" \
+    || die "ffmpeg could not make the A/V clip"
+  mv "$fixtures/flash-beep.tmp.mp4" "$fixtures/flash-beep.mp4"
+fi
+
+share=$cache/audio-share
+rm -rf "$share"; mkdir -p "$share"
+cp "$fixtures/tone.wav" "$fixtures/flash-beep.mp4" "$share/"
+cat > "$share/guest.sh" <<'GUEST'
+#!/bin/sh
+# Runs in the guest. $1 = marquee; $MVM_SHARE = the share.
+set -u
+marquee=$1; s=$MVM_SHARE
+i=0; while [ ! -e /dev/snd/pcmC0D0p ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+# The HDA mixer starts muted at 0 %.
+for control in Master PCM Front Speaker Headphone; do amixer -q -c 0 sset "$control" 100% unmute 2>/dev/null; done
+amixer -c 0 scontents > "$s/mixer.txt" 2>&1
+rc=0
+timeout 60 "$marquee" "probe" > "$s/probe.txt" 2>&1 || rc=$?
+echo "probe rc=$rc"
+rc=0
+timeout 120 "$marquee" play "$s/flash-beep.mp4" --output drm --audio alsa --repeat off --exit-when-idle \
+  --events "$s/sync.jsonl" --trace-frames > "$s/sync.log" 2>&1 || rc=$?
+echo "sync rc=$rc"
+# The WAV holds only what the guest played (no silence between runs): the tone comes after the clip,
+# whose last beep is followed by a second of silence, so the two cannot merge.
+rc=0
+timeout 60 "$marquee" play "$s/tone.wav" --output headless --audio alsa --repeat off --exit-when-idle \
+  > "$s/tone.log" 2>&1 || rc=$?
+echo "tone rc=$rc"
+# qemu loses the last ~40 ms if the guest powers off right after the last write.
+sleep 1
+GUEST
+
+failures=0
+report() { if [ "$2" = ok ]; then echo "PASS $1${3:+ ($3)}"; else echo "FAIL $1: $3"; failures=$((failures + 1)); fi; }
+field() { awk -v n="$1" -v k="$2" '$1 == n { for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) { print substr($i, length(k) + 2); exit } }' "$3"; }
+
+rc=0
+timeout -k 5 $((${VM_TIMEOUT:-300} + 30)) python3 "$here/run-guest.py" --gpu std --timeout "${VM_TIMEOUT:-300}" \
+  --sound-wav "$share/out.wav" --share "$share" -- /bin/sh "$share/guest.sh" "$marquee" > "$share/out.txt" 2> "$share/err.txt" || rc=$?
+[ $rc -eq 0 ] || { report guest fail "run-guest exited $rc; $(tail -3 "$share/err.txt" | tr '\n' ' ')"; exit 1; }
+out=$share/out.txt
+
+if [ "$(field probe rc "$out")" = 0 ] && grep -q '^sound card 0 ' "$share/probe.txt" && grep -q '^  playback hw:0,0' "$share/probe.txt"; then
+  report probe ok "$(grep '^sound card 0' "$share/probe.txt")"
+else
+  report probe fail "$(tail -4 "$share/probe.txt" | tr '\n' ' ')"
+fi
+if [ "$(field tone rc "$out")" != 0 ]; then
+  report tone fail "marquee exited $(field tone rc "$out"): $(tail -2 "$share/tone.log" | tr '\n' ' ')"
+elif detail=$(python3 "$here/audio-check.py" tone "$share/out.wav"); then
+  report tone ok "$detail; $(grep -o "ALSA 'default'.*" "$share/tone.log" | head -1)"
+else
+  report tone fail "$detail"
+fi
+if [ "$(field sync rc "$out")" != 0 ]; then
+  report sync fail "marquee exited $(field sync rc "$out"): $(tail -2 "$share/sync.log" | tr '\n' ' ')"
+elif detail=$(python3 "$here/audio-check.py" sync "$share/out.wav" "$share/sync.jsonl"); then
+  report sync ok "$detail"
+else
+  report sync fail "$detail"
+fi
+echo "audio-test: $failures failure(s)"
+[ $failures -eq 0 ]
