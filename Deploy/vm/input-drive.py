@@ -48,6 +48,7 @@ def wait_for(name, text, count=1, seconds=30.0):
 
 def main():
     with run_guest.Guest(['/bin/sh', path('guest.sh'), marquee], gpu='std', share=share,
+                         smp=int(os.environ.get('VM_SMP', '2')),
                          extra_qemu=run_guest.KEYBOARD['both']) as guest:
         try:
             if wait_for('events.jsonl', '"event":"frame"', seconds=120):

@@ -32,6 +32,7 @@ static inline uint64_t marquee_drm_mode_rotate_270(void) { return DRM_MODE_ROTAT
 static inline uint32_t marquee_drm_mode_page_flip_event(void) { return DRM_MODE_PAGE_FLIP_EVENT; }
 static inline uint32_t marquee_drm_mode_atomic_nonblock(void) { return DRM_MODE_ATOMIC_NONBLOCK; }
 static inline uint32_t marquee_drm_mode_atomic_allow_modeset(void) { return DRM_MODE_ATOMIC_ALLOW_MODESET; }
+static inline uint32_t marquee_drm_mode_atomic_test_only(void) { return DRM_MODE_ATOMIC_TEST_ONLY; }
 
 // The text console (linux/kd.h, linux/vt.h): a screen that boots into playback hides it while
 // playing and takes part in VT switches. The ioctls are variadic and the constants macros.

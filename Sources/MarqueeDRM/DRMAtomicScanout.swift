@@ -9,8 +9,12 @@ final class DRMAtomicScanout: DRMScanout {
     private let plane: DRMObjectProperties
     private let modeBlob: DRMPropertyBlob
     private let width: UInt64, height: UInt64
-
+    /// The primary plane's rotation bit, when the plane turns the picture; nil leaves it alone.
+    var rotationBit: UInt64?
     let kind = "atomic"
+
+    /// The rotation values the primary plane offers (`rotate-0`, `rotate-180`, ...); none on many.
+    var planeRotations: [(name: String, value: UInt64)] { plane.enumValues["rotation"] ?? [] }
 
     init(device: DRMDevice, connectorID: UInt32, crtcID: UInt32, crtcIndex: Int, mode: drmModeModeInfo) throws(DRMError) {
         self.device = device
@@ -23,12 +27,23 @@ final class DRMAtomicScanout: DRMScanout {
     }
 
     func modeset(_ buffer: DRMDumbBuffer) throws(DRMError) {
+        try modesetRequest(buffer).commit(flags: marquee_drm_mode_atomic_allow_modeset(), what: "modeset")
+    }
+
+    /// Asks the driver whether it would take this modeset (a turned plane, say) without doing it.
+    func testModeset(_ buffer: DRMDumbBuffer) throws(DRMError) {
+        try modesetRequest(buffer).commit(flags: marquee_drm_mode_atomic_allow_modeset() | marquee_drm_mode_atomic_test_only(),
+                                          what: "test modeset")
+    }
+
+    private func modesetRequest(_ buffer: DRMDumbBuffer) throws(DRMError) -> DRMAtomicRequest {
         let request = try DRMAtomicRequest(device: device)
         try request.add(connector, "CRTC_ID", UInt64(crtc.objectID))
         try request.add(crtc, "MODE_ID", UInt64(modeBlob.id))
         try request.add(crtc, "ACTIVE", 1)
         try addPlane(to: request, buffer)
-        try request.commit(flags: marquee_drm_mode_atomic_allow_modeset(), what: "modeset")
+        if let rotationBit { try request.add(plane, "rotation", rotationBit) }
+        return request
     }
 
     func flip(to buffer: DRMDumbBuffer) throws(DRMError) {
@@ -41,11 +56,12 @@ final class DRMAtomicScanout: DRMScanout {
     private func addPlane(to request: DRMAtomicRequest, _ buffer: DRMDumbBuffer) throws(DRMError) {
         try request.add(plane, "FB_ID", UInt64(buffer.framebufferID))
         try request.add(plane, "CRTC_ID", UInt64(crtc.objectID))
-        // Source coordinates are 16.16 fixed point; same size as the CRTC: no plane scaling.
+        // Source coordinates are 16.16 fixed point: the whole buffer, which has the CRTC's size, or
+        // its turned size when the plane rotates; no plane scaling.
         try request.add(plane, "SRC_X", 0)
         try request.add(plane, "SRC_Y", 0)
-        try request.add(plane, "SRC_W", width << 16)
-        try request.add(plane, "SRC_H", height << 16)
+        try request.add(plane, "SRC_W", UInt64(buffer.size.width) << 16)
+        try request.add(plane, "SRC_H", UInt64(buffer.size.height) << 16)
         try request.add(plane, "CRTC_X", 0)
         try request.add(plane, "CRTC_Y", 0)
         try request.add(plane, "CRTC_W", width)

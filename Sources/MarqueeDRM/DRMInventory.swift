@@ -27,7 +27,9 @@ public enum DRMInventory {
             let plane = try DRMPlane(device: device, id: id)
             let properties = try DRMObjectProperties(device: device, objectID: id, type: UInt32(DRM_MODE_OBJECT_PLANE), kind: "plane")
             planes.append(.init(id: id, kind: kind(ofPlaneType: properties.values["type"]),
-                                formats: plane.formats.map(fourcc), properties: properties.ids.keys.sorted()))
+                                formats: plane.formats.map(fourcc), properties: properties.ids.keys.sorted(),
+                                rotations: properties.enumValues["rotation"]?.map(\.name) ?? [],
+                                scalingFilters: properties.enumValues["SCALING_FILTER"]?.map(\.name) ?? []))
         }
         return DisplayCardInfo(path: path, driver: driverName(device), connectors: connectors,
                                crtcIDs: resources.crtcIDs, planes: planes)

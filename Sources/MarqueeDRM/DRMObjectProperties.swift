@@ -7,6 +7,9 @@ final class DRMObjectProperties {
     let objectID: UInt32
     private(set) var ids: [String: UInt32] = [:]
     private(set) var values: [String: UInt64] = [:]
+    /// For enum and bitmask properties (`rotation`, `SCALING_FILTER`, `type`): each value's name and
+    /// what to set for it (a bitmask value is a bit index; this holds the bit itself).
+    private(set) var enumValues: [String: [(name: String, value: UInt64)]] = [:]
 
     init(device: DRMDevice, objectID: UInt32, type: UInt32, kind: String) throws(DRMError) {
         self.objectID = objectID
@@ -19,6 +22,17 @@ final class DRMObjectProperties {
             let property = try drmNonNull(drmModeGetProperty(device.fd, id), "drmModeGetProperty(\(id))")
             let name = withUnsafeBytes(of: property.pointee.name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            let flags = property.pointee.flags
+            let isBitmask = flags & UInt32(DRM_MODE_PROP_BITMASK) != 0
+            if isBitmask || flags & UInt32(DRM_MODE_PROP_ENUM) != 0 {
+                enumValues[name] = (0..<Int(property.pointee.count_enums)).map { index in
+                    let entry = property.pointee.enums[index]
+                    let entryName = withUnsafeBytes(of: entry.name) { raw in
+                        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                    }
+                    return (entryName, isBitmask ? 1 << entry.value : entry.value)
+                }
             }
             drmModeFreeProperty(property)
             ids[name] = id

@@ -6,7 +6,10 @@ import MarqueeCore
 final class DRMScreen {
     let connectorID: UInt32
     let crtcID: UInt32
+    /// The buffers' size: the mode's, or its turned size when the plane rotates.
     let size: PixelSize
+    /// The plane turns the picture (`display.rotation`); the player must not turn it again.
+    let rotatesInHardware: Bool
     /// "Virtual-1 1280x800@75 on /dev/dri/card0, atomic modesetting (connector: ...; mode: ...)".
     let summary: String
     private let scanout: DRMScanout
@@ -31,18 +34,48 @@ final class DRMScreen {
         }
         let modeInfo = connector.modeInfos[modeChoice.index]
         let (crtcID, crtcIndex) = try Self.crtc(for: connector, card: card)
-        size = modeChoice.mode.size
-        buffers = [try DRMDumbBuffer(device: device, size: size), try DRMDumbBuffer(device: device, size: size)]
+        let modeSize = modeChoice.mode.size
+        var rotationNote = options.rotation == .none ? "" : ", rotation \(options.rotation.degrees) in software"
         if device.enableAtomic() {
-            scanout = try DRMAtomicScanout(device: device, connectorID: connector.id, crtcID: crtcID, crtcIndex: crtcIndex, mode: modeInfo)
+            let atomic = try DRMAtomicScanout(device: device, connectorID: connector.id, crtcID: crtcID, crtcIndex: crtcIndex, mode: modeInfo)
+            if let turned = try Self.planeRotation(options.rotation, scanout: atomic, device: device, modeSize: modeSize) {
+                buffers = turned
+                rotationNote = ", rotation \(options.rotation.degrees) by the plane"
+            } else {
+                atomic.rotationBit = nil
+                buffers = [try DRMDumbBuffer(device: device, size: modeSize), try DRMDumbBuffer(device: device, size: modeSize)]
+            }
+            scanout = atomic
         } else {
+            buffers = [try DRMDumbBuffer(device: device, size: modeSize), try DRMDumbBuffer(device: device, size: modeSize)]
             scanout = DRMLegacyScanout(device: device, connectorID: connector.id, crtcID: crtcID, mode: modeInfo)
         }
+        size = buffers[0].size
+        rotatesInHardware = scanout is DRMAtomicScanout && (scanout as! DRMAtomicScanout).rotationBit != nil
         connectorID = connector.id
         self.crtcID = crtcID
         flips = DRMPageFlipWaiter(device: device)
         summary = "\(connector.name) \(modeChoice.mode) on \(device.path), \(scanout.kind) modesetting "
-            + "(connector: \(connectorChoice.reason); mode: \(modeChoice.reason))"
+            + "(connector: \(connectorChoice.reason); mode: \(modeChoice.reason)\(rotationNote))"
+    }
+
+    /// Buffers of the turned size when the primary plane offers `rotation` and the driver accepts
+    /// the modeset with it (asked with a test-only commit); nil: the player turns pictures itself.
+    private static func planeRotation(_ rotation: Rotation, scanout: DRMAtomicScanout, device: DRMDevice,
+                                      modeSize: PixelSize) throws(DRMError) -> [DRMDumbBuffer]? {
+        let offered = scanout.planeRotations
+        guard case .hardware(let name) = PlaneRotationChoice.choose(rotation, supported: offered.map(\.name)),
+              let bit = offered.first(where: { $0.name == name })?.value else { return nil }
+        let turnedSize = modeSize.rotated(by: rotation)
+        let turned = [try DRMDumbBuffer(device: device, size: turnedSize), try DRMDumbBuffer(device: device, size: turnedSize)]
+        scanout.rotationBit = bit
+        do {
+            try scanout.testModeset(turned[0])
+        } catch {
+            // Some planes offer a quarter turn only for tiled buffers, not for dumb linear ones.
+            return nil
+        }
+        return turned
     }
 
     /// The CRTC already driving the connector (no flicker: the console's), else the first free

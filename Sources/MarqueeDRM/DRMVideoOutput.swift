@@ -16,6 +16,9 @@ public final class DRMVideoOutput: VideoOutput, @unchecked Sendable {
     /// "Virtual-1 1280x800@75 (auto: the first connected connector; the connector's preferred
     /// mode) on /dev/dri/card0, atomic": what an installer needs to know, in one line.
     public let summary: String
+    /// The primary plane turns the picture by `options.rotation`: pictures are drawn unturned into
+    /// buffers of the turned size (`screenSize`).
+    public let rotatesInHardware: Bool
 
     /// Why the picture is paused; it shows again once none is left.
     enum PauseReason: Hashable {
@@ -59,6 +62,7 @@ public final class DRMVideoOutput: VideoOutput, @unchecked Sendable {
         self.log = log
         sizeGivenToPlayer = screen.size
         summary = screen.summary
+        rotatesInHardware = screen.rotatesInHardware
 
         switch VirtualTerminal.active() {
         case .success(let terminal):

@@ -21,6 +21,10 @@ enum DisplayInventoryReport {
                 for plane in info.planes {
                     lines.append("  plane \(plane.id) \(plane.kind)  formats \(plane.formats.joined(separator: ","))")
                     lines.append("    properties \(plane.properties.joined(separator: ","))")
+                    lines.append("    rotation \(plane.rotations.isEmpty ? "none (turned in software)" : plane.rotations.joined(separator: ","))")
+                    if !plane.scalingFilters.isEmpty {
+                        lines.append("    scaling filters \(plane.scalingFilters.joined(separator: ","))")
+                    }
                 }
             }
         }

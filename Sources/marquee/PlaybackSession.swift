@@ -44,6 +44,8 @@ final class PlaybackSession {
                                             virtualClock: clock is VirtualClock, logger: logger)
         var settings = plan.settings
         settings.followsAudioClock = audio.isDevice && !(clock is VirtualClock)
+        // The plane turns the picture: the player draws it unturned into the turned buffers.
+        if video.display?.rotatesInHardware == true { settings.displayRotation = .none }
         let player = QueuePlayer(items: plan.items, settings: settings, opener: FFmpegMediaOpener(),
                                  video: video.output,
                                  audio: audio.output, clock: clock,

@@ -30,7 +30,8 @@ enum VideoOutputFactory {
     }
 
     private static func drm(devicePath: String?, plan: PlaybackPlan, logger: Logger) throws -> Made {
-        let options = DRMOutputOptions(devicePath: devicePath, connector: plan.connector, mode: request(plan.mode))
+        let options = DRMOutputOptions(devicePath: devicePath, connector: plan.connector, mode: request(plan.mode),
+                                       rotation: plan.settings.displayRotation)
         do {
             let log = DRMOutputLog(info: { logger.info("\($0)") }, warning: { logger.warning("\($0)") })
             let display = try DRMVideoOutput(options: options, log: log)

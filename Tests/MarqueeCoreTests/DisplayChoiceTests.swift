@@ -104,3 +104,21 @@ import Testing
         #expect(DisplayMode(size: PixelSize(width: 1920, height: 1080), refreshRate: 60.0001).description == "1920x1080@60")
     }
 }
+
+@Suite struct PlaneRotationChoiceTests {
+    @Test(arguments: [
+        // (clockwise rotation, what the plane offers, choice)
+        (Rotation.none, ["rotate-0", "rotate-90", "rotate-180", "rotate-270"], PlaneRotationChoice.software),
+        (.clockwise90, ["rotate-0", "rotate-90", "rotate-180", "rotate-270"], .hardware(propertyValue: "rotate-270")),
+        (.upsideDown, ["rotate-0", "rotate-180", "reflect-x", "reflect-y"], .hardware(propertyValue: "rotate-180")),
+        (.clockwise270, ["rotate-0", "rotate-90", "rotate-180", "rotate-270"], .hardware(propertyValue: "rotate-90")),
+        // Many primary planes only offer 0 and 180 (e.g. vc4 without a tiled buffer): quarter turns stay in software.
+        (.clockwise90, ["rotate-0", "rotate-180"], .software),
+        (.clockwise270, ["rotate-0", "rotate-180"], .software),
+        // No rotation property at all (bochs-drm, virtio-gpu).
+        (.upsideDown, [], .software),
+    ])
+    func choosesThePlaneOnlyWhenItOffersTheTurn(rotation: Rotation, supported: [String], expected: PlaneRotationChoice) {
+        #expect(PlaneRotationChoice.choose(rotation, supported: supported) == expected)
+    }
+}

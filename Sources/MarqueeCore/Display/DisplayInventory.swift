@@ -23,12 +23,19 @@ public struct DisplayCardInfo: Sendable, Equatable {
         public var formats: [String]
         /// Every property the driver offers on the plane: `rotation`, `SCALING_FILTER`, `zpos`...
         public var properties: [String]
+        /// The `rotation` property's values (`rotate-0`, `rotate-90`, `reflect-x`...); empty without one.
+        public var rotations: [String]
+        /// The `SCALING_FILTER` property's values; empty when the plane has none.
+        public var scalingFilters: [String]
 
-        public init(id: UInt32, kind: String, formats: [String], properties: [String]) {
+        public init(id: UInt32, kind: String, formats: [String], properties: [String],
+                    rotations: [String] = [], scalingFilters: [String] = []) {
             self.id = id
             self.kind = kind
             self.formats = formats
             self.properties = properties
+            self.rotations = rotations
+            self.scalingFilters = scalingFilters
         }
     }
 

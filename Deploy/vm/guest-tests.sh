@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Every end-to-end suite on real kernel drivers in the QEMU guest, with one release build of
+# marquee: smoke-test (boot, probe, headless play), drm-test on bochs-drm and virtio-gpu (scaling,
+# portrait, gapless loop, console, VT switch, hotplug, clean exit, probe) and input-test (keys
+# through QMP into virtio and USB keyboards, a uinput keypad plugged in and out). Scripts/test.sh
+# runs it after the Swift suites; it installs what the guest needs first (Deploy/vm/install-deps.sh).
+# Exits 1 if any suite failed; prints each suite's PASS/FAIL lines.
+#   MARQUEE_BIN=path   use this marquee binary instead of building one (release)
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+"$here/install-deps.sh" || { echo "guest-tests: error: could not install the guest harness's packages" >&2; exit 2; }
+MARQUEE_BIN=$("$here/marquee-binary.sh") || { echo "guest-tests: error: no marquee binary" >&2; exit 2; }
+export MARQUEE_BIN
+
+failed=()
+for suite in smoke-test drm-test input-test; do
+  echo "== Deploy/vm/$suite.sh"
+  start=$(date +%s)
+  if "$here/$suite.sh"; then
+    echo "== $suite passed in $(( $(date +%s) - start )) s"
+  else
+    echo "== $suite FAILED after $(( $(date +%s) - start )) s"
+    failed+=("$suite")
+  fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "guest-tests: failed: ${failed[*]}"
+  exit 1
+fi
+echo "guest-tests: all suites passed"
