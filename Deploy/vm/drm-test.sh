@@ -13,6 +13,9 @@
 #                 scaler) exits 0, every frame presented, none dropped
 #   config        display.output/connector/mode from a config (drm:/dev/dri/card0, Virtual-1, 1024x768)
 #                 reach the output: the screen is 1024x768; connector HDMI-A-1 fails with exit 1
+#   legacy        display.modesetting: legacy (SetCrtc + PageFlip instead of atomic): the still is
+#                 shown aspect-fit, a looping clip is flipped with no frame dropped, and the console is
+#                 back once it exits
 #   sigterm       SIGTERM while a still is up: exit 0 and the picture is gone (CRTC/console restored)
 #   console       while playing, the VT on screen is in graphics mode (KD_GRAPHICS: no console text or
 #                 cursor over the picture); text mode again after SIGTERM
@@ -124,6 +127,21 @@ sleep 8
 kill -TERM $pid 2>/dev/null
 rc=0; wait $pid || rc=$?
 echo "gapless rc=$rc"
+# The legacy path: the still, then a looping clip stopped by SIGTERM.
+timeout 60 "$marquee" play "$s/still-legacy.yaml" --output drm --repeat off --exit-when-idle \
+  --events "$s/$gpu-legacy.jsonl" --trace-frames > "$s/$gpu-legacy.log" 2>&1 &
+pid=$!
+if wait_frame "$s/$gpu-legacy.jsonl" 30; then sleep 0.5; "$s/.mvm/screendump" "$gpu-legacy"; fi
+rc=0; wait $pid || rc=$?
+timeout 60 "$marquee" play "$s/clip-legacy.yaml" --output drm --scaling none \
+  --events "$s/$gpu-legacy-clip.jsonl" --trace-frames > "$s/$gpu-legacy-clip.log" 2>&1 &
+pid=$!
+sleep 6
+kill -TERM $pid
+rc2=0; wait $pid || rc2=$?
+sleep 0.5
+"$s/.mvm/screendump" "$gpu-legacy-after"
+echo "legacy rc=$rc clip=$rc2"
 # display.connector and display.mode from the config reach the output; a wrong name is an error.
 timeout 60 "$marquee" play "$s/still-config.yaml" --repeat off --exit-when-idle \
   --events "$s/$gpu-config.jsonl" --trace-frames > "$s/$gpu-config.log" 2>&1 &
@@ -211,6 +229,8 @@ for gpu in "${gpus[@]}"; do
   printf 'playlist:\n  items:\n    - url: still.mkv\n      duration: 3\ndisplay:\n  rotation: 90\n' > "$share/still-portrait.yaml"
   printf 'playlist:\n  repeat: all\n  items:\n    - url: loop-a.mp4\n    - url: loop-b.mp4\n' > "$share/loop2.yaml"
   printf 'playlist:\n  repeat: one\n  items:\n    - url: clip.mp4\n' > "$share/clip-loop.yaml"
+  printf 'playlist:\n  items:\n    - url: still.mkv\n      duration: 3\ndisplay:\n  modesetting: legacy\n' > "$share/still-legacy.yaml"
+  printf 'playlist:\n  repeat: one\n  items:\n    - url: clip.mp4\ndisplay:\n  modesetting: legacy\n' > "$share/clip-legacy.yaml"
   cp "$here/console.py" "$share/"
   printf 'playlist:\n  items:\n    - url: still.mkv\n      duration: 3\ndisplay:\n  output: drm:/dev/dri/card0\n  connector: Virtual-1\n  mode: 1024x768\n  scaling: fill\n' > "$share/still-config.yaml"
   printf 'playlist:\n  items:\n    - url: still.mkv\ndisplay:\n  output: drm\n  connector: HDMI-A-1\n' > "$share/still-badconnector.yaml"
@@ -259,6 +279,22 @@ for gpu in "${gpus[@]}"; do
     report "$gpu" gapless ok "$detail"
   else
     report "$gpu" gapless fail "$detail"
+  fi
+  r=$(field legacy rc "$out"); r2=$(field legacy clip "$out"); ev=$share/$gpu-legacy-clip.jsonl
+  lshown=$(grep -c '"event":"frame"' "$ev" 2>/dev/null || true)
+  ldropped=$(grep '"event":"frame"' "$ev" 2>/dev/null | grep -c '"dropped":true' || true)
+  if [ "$r" != 0 ] || [ "$r2" != 0 ]; then
+    report "$gpu" legacy fail "marquee exited ${r:-?} (still), ${r2:-?} (clip on SIGTERM): $(tail -2 "$share/$gpu-legacy.log" | tr '\n' ' ')"
+  elif ! grep -q 'legacy modesetting' "$share/$gpu-legacy.log"; then
+    report "$gpu" legacy fail "not legacy: $(grep display: "$share/$gpu-legacy.log")"
+  elif ! problem=$(python3 "$here/drm-check.py" picture aspectFit "$share/$gpu-legacy.ppm"); then
+    report "$gpu" legacy fail "still: $problem"
+  elif [ "${lshown:-0}" -lt 90 ] || [ "$ldropped" -ne 0 ]; then
+    report "$gpu" legacy fail "clip: $lshown frame events, $ldropped dropped (want >= 90, none dropped)"
+  elif ! problem=$(python3 "$here/drm-check.py" gone "$share/$gpu-legacy-after.ppm"); then
+    report "$gpu" legacy fail "after exit: $problem"
+  else
+    report "$gpu" legacy ok "still shown, $lshown clip frames flipped with none dropped, console back after SIGTERM"
   fi
   r=$(field console-vt rc "$out"); log=$share/$gpu-vt.log
   if [ "$r" != 0 ]; then

@@ -9,12 +9,15 @@ public struct DRMOutputOptions: Sendable {
     public var mode: DisplayModeRequest
     /// `display.rotation`: done by the primary plane when it offers that turn, else by the player.
     public var rotation: Rotation
+    /// False forces the legacy SetCrtc/PageFlip calls even where the driver offers atomic.
+    public var allowsAtomic: Bool
 
     public init(devicePath: String? = nil, connector: String = ConnectorChoice.automatic, mode: DisplayModeRequest = .preferred,
-                rotation: Rotation = .none) {
+                rotation: Rotation = .none, allowsAtomic: Bool = true) {
         self.devicePath = devicePath
         self.connector = connector
         self.mode = mode
         self.rotation = rotation
+        self.allowsAtomic = allowsAtomic
     }
 }

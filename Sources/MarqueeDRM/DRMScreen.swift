@@ -36,7 +36,7 @@ final class DRMScreen {
         let (crtcID, crtcIndex) = try Self.crtc(for: connector, card: card)
         let modeSize = modeChoice.mode.size
         var rotationNote = options.rotation == .none ? "" : ", rotation \(options.rotation.degrees) in software"
-        if device.enableAtomic() {
+        if options.allowsAtomic && device.enableAtomic() {
             let atomic = try DRMAtomicScanout(device: device, connectorID: connector.id, crtcID: crtcID, crtcIndex: crtcIndex, mode: modeInfo)
             if let turned = try Self.planeRotation(options.rotation, scanout: atomic, device: device, modeSize: modeSize) {
                 buffers = turned

@@ -12,6 +12,8 @@ struct PlaybackPlan {
     /// `display.connector` and `display.mode`: only the DRM output uses them.
     var connector = DisplayConfiguration.automaticConnector
     var mode = DisplayConfiguration.Mode.preferred
+    /// `display.modesetting`: legacy forces SetCrtc/PageFlip.
+    var modesetting = DisplayConfiguration.Modesetting.auto
     /// `input:`: which keypads and remotes, grabbed or not, with which key map.
     var input = InputConfiguration()
     /// `audio:`: the ALSA device, starting volume, buffer and period.
@@ -45,7 +47,7 @@ struct PlaybackPlan {
         }
         return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
                             connector: configuration.display.connector, mode: configuration.display.mode,
-                            input: configuration.input, audio: configuration.audio, warnings: result.warnings.map(\.description))
+                            modesetting: configuration.display.modesetting, input: configuration.input, audio: configuration.audio, warnings: result.warnings.map(\.description))
     }
 
     private static func fromMedia(_ arguments: [String]) throws -> PlaybackPlan {

@@ -31,7 +31,7 @@ enum VideoOutputFactory {
 
     private static func drm(devicePath: String?, plan: PlaybackPlan, logger: Logger) throws -> Made {
         let options = DRMOutputOptions(devicePath: devicePath, connector: plan.connector, mode: request(plan.mode),
-                                       rotation: plan.settings.displayRotation)
+                                       rotation: plan.settings.displayRotation, allowsAtomic: plan.modesetting == .auto)
         do {
             let log = DRMOutputLog(info: { logger.info("\($0)") }, warning: { logger.warning("\($0)") })
             let display = try DRMVideoOutput(options: options, log: log)

@@ -25,6 +25,7 @@ import Testing
               rotation: 270
               scaling: fill
               background: "#FF8000"
+              modesetting: legacy
             audio:
               device: hw:1,0
               volume: 0.25
@@ -50,7 +51,7 @@ import Testing
         #expect(configuration.display == DisplayConfiguration(
             output: .drm(device: "/dev/dri/card1"), connector: "HDMI-A-1",
             mode: .size(.init(width: 1920, height: 1080), refreshRate: 59.94), rotation: .clockwise270,
-            scaling: .fill, background: .init(red: 0xFF, green: 0x80, blue: 0x00)))
+            scaling: .fill, background: .init(red: 0xFF, green: 0x80, blue: 0x00), modesetting: .legacy))
         #expect(configuration.audio == AudioConfiguration(device: "hw:1,0", volume: 0.25,
                                                           bufferTime: 0.2, periodTime: 0.05))
         #expect(configuration.input.devices == .list(["/dev/input/event3", "Flirc"]))

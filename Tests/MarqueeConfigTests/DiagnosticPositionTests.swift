@@ -173,6 +173,12 @@ import Testing
             display:
               rotation: 45
             """, line: 4, column: 13, message: "rotation 45 is not a multiple of 90 (expected 0, 90, 180 or 270)"),
+        BrokenConfigCase("unknown modesetting", """
+            playlist:
+              items: [a.mp4]
+            display:
+              modesetting: atomic
+            """, line: 4, column: 16, message: "unknown modesetting 'atomic'"),
         BrokenConfigCase("grab is not a boolean", """
             playlist:
               items: [a.mp4]

@@ -2,7 +2,7 @@ import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let displayKeys = ["output", "connector", "mode", "rotation", "scaling", "background"]
+    static let displayKeys = ["output", "connector", "mode", "rotation", "scaling", "background", "modesetting"]
 
     mutating func decodeDisplay(_ node: Node) -> DisplayConfiguration {
         var display = DisplayConfiguration()
@@ -39,6 +39,10 @@ extension ConfigurationDecoder {
         }
         if let node = fields["background"]?.value, let background = decodeColor(node) {
             display.background = background
+        }
+        if let node = fields["modesetting"]?.value,
+           let modesetting: DisplayConfiguration.Modesetting = choice(node, named: "modesetting") {
+            display.modesetting = modesetting
         }
         return display
     }

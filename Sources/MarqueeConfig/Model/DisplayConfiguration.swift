@@ -12,6 +12,7 @@ public struct DisplayConfiguration: Sendable, Equatable, Codable {
     public var scaling: ScalingMode
     /// What fills the letterbox bars and the gaps between items.
     public var background: RGBColor
+    public var modesetting: Modesetting
 
     public static let automaticConnector = "auto"
 
@@ -20,12 +21,14 @@ public struct DisplayConfiguration: Sendable, Equatable, Codable {
                 mode: Mode = .preferred,
                 rotation: Rotation = .none,
                 scaling: ScalingMode = .default,
-                background: RGBColor = .black) {
+                background: RGBColor = .black,
+                modesetting: Modesetting = .auto) {
         self.output = output
         self.connector = connector
         self.mode = mode
         self.rotation = rotation
         self.scaling = scaling
         self.background = background
+        self.modesetting = modesetting
     }
 }
