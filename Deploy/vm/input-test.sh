@@ -80,7 +80,7 @@ timeout 280 python3 "$s/uinput-keypad.py" --name "Marquee Test Keypad" --go "$s/
   --linger 1 > "$s/uinput.txt" 2>&1 &
 keypad=$!
 sleep 3
-timeout 270 "$m" play "$s/three.yaml" --output drm --trace-frames --events "$s/events.jsonl" --input auto \
+timeout 270 "$m" play "$s/three.yaml" --output drm --scaling none --trace-frames --events "$s/events.jsonl" --input auto \
   > "$s/play.log" 2>&1 &
 pid=$!
 wait $keypad
@@ -91,7 +91,7 @@ echo "play rc=$rc"
 # Drops under TCG vary with host load (a standalone --input none run dropped 165 of 478 frames, a
 # control here 1 of 577 while the keyed run dropped 100 of 470); whether keys, hotplug or the
 # harness's own guest activity cause the difference is not settled, so drops are reported, not failed.
-timeout -s TERM 20 "$m" play "$s/three.yaml" --output drm --trace-frames --events "$s/control.jsonl" --input none \
+timeout -s TERM 20 "$m" play "$s/three.yaml" --output drm --scaling none --trace-frames --events "$s/control.jsonl" --input none \
   > "$s/control.log" 2>&1
 exit 0
 GUEST

@@ -20,9 +20,15 @@ final class VirtualTerminal {
     static var releaseSignal: Int32 { marquee_sigrtmin() + 2 }
     static var acquireSignal: Int32 { marquee_sigrtmin() + 3 }
 
-    /// The VT on screen now, found through /dev/tty0; nil when there is none or we may not open it
-    /// (no console, a container, not in the tty group): playing goes on without console control.
+    /// The VT to hide: the process's own terminal when that is a VT (a systemd unit with
+    /// TTYPath=/dev/tty1 gives its user that one), else the VT on screen, found through /dev/tty0
+    /// (root or the tty group). A failure means playing on without console control.
     static func active() -> Result<VirtualTerminal, DRMError> {
+        if isatty(STDIN_FILENO) != 0, let name = ttyname(STDIN_FILENO).map({ String(cString: $0) }),
+           name.hasPrefix("/dev/tty"), Int(name.dropFirst("/dev/tty".count)) != nil,
+           let own = try? VirtualTerminal(path: name) {
+            return .success(own)
+        }
         let console = open("/dev/tty0", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard console >= 0 else { return .failure(DRMError(code: errno, operation: "open(/dev/tty0)")) }
         let number = marquee_vt_active_number(console)
