@@ -32,7 +32,8 @@ import Testing
         let gaps = zip(pings, pings.dropFirst()).map { ($1 - $0) / .seconds(1) }
         // Every 200 ms (half of WATCHDOG_USEC), never more than 0.4 s apart.
         #expect(pings.count >= 8, "\(pings.count) pings")
-        #expect(gaps.allSatisfy { $0 >= 0.195 && $0 < 0.4 }, "\(gaps)")
+        // Spaced by the sender; the receiving thread adds its own scheduling jitter.
+        #expect(gaps.allSatisfy { $0 >= 0.15 && $0 < 0.4 }, "\(gaps)")
         #expect(run.terminate() == 0)
         #expect(socket.wait(seconds: 5) { $0.last?.text == "STOPPING=1" })
     }
