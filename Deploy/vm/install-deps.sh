@@ -11,6 +11,8 @@ packages=(
   cpio gzip           # initramfs packing
   python3             # run-guest.py (QMP, timeouts) and vmlinux extraction
   ffmpeg              # smoke-test clips are generated with the ffmpeg CLI
+  systemd             # systemd-analyze verify/security for Deploy/systemd/verify-unit.sh
+  binutils            # strip, for the boot image (Deploy/image/build-image.sh)
   alsa-utils          # amixer: the guest HDA mixer starts muted at 0 % (audio-test.sh unmutes it)
 )
 

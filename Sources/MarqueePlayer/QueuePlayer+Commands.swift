@@ -6,8 +6,9 @@ extension QueuePlayer {
             switch request {
             case .control(let action, let source):
                 emit(.command(action, source: source))
-                apply(action)
+                apply(action, from: source)
             case .seek(let seek): begin(seek)
+            case .replace(let replacement): replaceQueueNow(replacement)
             }
         }
     }
@@ -59,11 +60,17 @@ extension QueuePlayer {
         }
     }
 
-    private func apply(_ action: ControlAction) {
+    private func apply(_ action: ControlAction, from source: CommandSource) {
         switch action {
         case .command(let command): apply(command)
         case .playItem(let index): playItem(at: index)
         case .quit: shutDown()
+        case .reload:
+            if let reloadHandler {
+                reloadHandler(source)
+            } else {
+                emit(.error(message: "reload: nothing to reload (not playing from a config file)"))
+            }
         }
     }
 
@@ -112,7 +119,7 @@ extension QueuePlayer {
     }
 
     /// next/previous: the current item ends as userExited and `index` starts now.
-    private func move(to index: Int?) {
+    func move(to index: Int?) {
         emitAll(machine.handle(.itemAbandoned))
         guard let index else {
             current?.cancel()

@@ -20,6 +20,7 @@ extension QueuePlayer {
         }
         becomeCurrent(first)
         while !shouldStop {
+            heartbeat()
             applyPendingCommands()
             if isIdleAndDone { break }
             guard let pipeline = current, machine.wantsToPlay || pauseOnNextFrame else {
@@ -47,7 +48,15 @@ extension QueuePlayer {
             if machine.itemStatus == .readyToPlay && machine.state == .playing {
                 emitAll(machine.handle(.bufferEmpty))
             }
-            guard let output = pipeline.next() else { return nil }
+            // Waiting in slices keeps the heartbeat going through an ordinary stall, but not forever.
+            var stalled = QueuePlayer.stallThreshold
+            var result = pipeline.next(waitingAtMost: Self.heartbeatInterval)
+            while case .timedOut = result {
+                stalled += Self.heartbeatInterval
+                if stalled < Self.frozenStallLimit { heartbeat() }
+                result = pipeline.next(waitingAtMost: Self.heartbeatInterval)
+            }
+            guard case .element(let output) = result else { return nil }
             if machine.loadState == .stalled { emitAll(machine.handle(.bufferLikelyToKeepUp)) }
             return output
         }
@@ -179,6 +188,7 @@ extension QueuePlayer {
     /// Sleeps in short slices so commands stay responsive; false when woken by one.
     func sleepUntil(_ deadline: MediaTime) -> Bool {
         while clock.now() < deadline {
+            heartbeat()
             if hasPendingWork { return false }
             clock.sleep(until: min(deadline, clock.now() + Self.commandLatency))
         }
@@ -229,6 +239,7 @@ extension QueuePlayer {
 
     /// Makes item `index` current, taking the pipeline prepared ahead when it is that item.
     func becomeCurrent(_ index: Int) {
+        adoptPendingSettings()
         current?.cancel()
         if let prepared = upcoming, prepared.index == index {
             current = prepared

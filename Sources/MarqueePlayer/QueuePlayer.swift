@@ -7,19 +7,35 @@ import MarqueeCore
 /// Threads: one present thread owns every piece of playback state below; each item decodes on its
 /// own thread (ItemPipeline). Other threads only append commands and wake the present thread.
 public final class QueuePlayer: @unchecked Sendable {
-    let items: [QueueItem]
-    let settings: PlayerSettings
+    /// The playlist and settings; a reloaded config replaces them on the present thread.
+    var items: [QueueItem]
+    var settings: PlayerSettings
+    /// Settings of a reloaded config that wait for the next item boundary.
+    var pendingSettings: PlayerSettings?
+    /// What `reload` (SIGHUP) does: read and check the config off the present thread, then hand a
+    /// valid one back through `replaceQueue(_:from:)`. Nil: there is nothing to reload.
+    let reloadHandler: (@Sendable (CommandSource) -> Void)?
     let opener: MediaOpening
     let video: VideoOutput
     let clock: PlaybackClock
     let emit: @Sendable (PlayerEvent) -> Void
     /// Lays the items' audio end to end on the audio output; nil plays video only.
     let audioRenderer: AudioRenderer?
+    /// Called from the present thread's loop at least every `heartbeatInterval` while the loop is
+    /// alive (playing, paused, holding a still, stopped or idle); never while it is stuck, e.g. in
+    /// a screen's page flip that does not complete. The systemd watchdog is pinged from here.
+    let heartbeat: @Sendable () -> Void
+    /// The longest the present thread goes without calling `heartbeat` while its loop is alive.
+    public static let heartbeatInterval = 0.1
+    /// A source stalled for longer than this (well past the network timeout that fails an item)
+    /// counts as a frozen player: the heartbeat stops so a watchdog can restart the process.
+    static let frozenStallLimit = 30.0
 
     /// What other threads ask of the present thread, in order.
     enum Request {
         case control(ControlAction, CommandSource)
         case seek(SeekRequest)
+        case replace(QueueReplacement)
     }
 
     /// Guards `pendingRequests` and `isShutDown`, and wakes the present thread.
@@ -61,7 +77,11 @@ public final class QueuePlayer: @unchecked Sendable {
     var volume: VolumeControl
 
     public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
-                audio: AudioOutput? = nil, clock: PlaybackClock, events: @escaping @Sendable (PlayerEvent) -> Void) {
+                audio: AudioOutput? = nil, clock: PlaybackClock, heartbeat: @escaping @Sendable () -> Void = {},
+                reload: (@Sendable (CommandSource) -> Void)? = nil,
+                events: @escaping @Sendable (PlayerEvent) -> Void) {
+        self.heartbeat = heartbeat
+        self.reloadHandler = reload
         self.items = items
         self.settings = settings
         self.opener = opener
@@ -119,7 +139,15 @@ public final class QueuePlayer: @unchecked Sendable {
                                   completion: completion)))
     }
 
-    private func enqueue(_ request: Request) {
+    /// Replaces the playlist and settings (a reloaded config), from any thread. With
+    /// `immediately` false the item playing plays to its end and the new list follows it; true
+    /// applies the settings at once and, when the item playing is not in the new list, ends it
+    /// now. Either way the item playing carries on in the new list when it is in it.
+    public func replaceQueue(_ replacement: QueueReplacement) {
+        enqueue(.replace(replacement))
+    }
+
+    func enqueue(_ request: Request) {
         control.lock()
         pendingRequests.append(request)
         control.broadcast()
@@ -155,10 +183,17 @@ public final class QueuePlayer: @unchecked Sendable {
         return requests
     }
 
-    /// Blocks the present thread until a command or a shutdown arrives.
+    /// Blocks the present thread until a command or a shutdown arrives, beating the heart meanwhile.
     func waitForCommand() {
         control.lock()
-        while pendingRequests.isEmpty && !isShutDown { control.wait() }
+        while pendingRequests.isEmpty && !isShutDown {
+            control.unlock()
+            heartbeat()
+            control.lock()
+            if pendingRequests.isEmpty && !isShutDown {
+                _ = control.wait(until: Date(timeIntervalSinceNow: Self.heartbeatInterval))
+            }
+        }
         control.unlock()
     }
 

@@ -25,6 +25,8 @@ public struct StatusLine: Sendable, Equatable {
             position = nil
             duration = nil
             firstFramePTS = nil
+        case .queueReplaced(let count, _):
+            itemCount = count
         case .durationAvailable(let length):
             duration = length
         case .playbackStateChanged(_, let to):

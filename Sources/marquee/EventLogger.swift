@@ -2,9 +2,15 @@ import Logging
 import MarqueeCore
 
 /// Concise lines for a journal: one per item start, end or error; nothing per frame.
-struct EventLogger {
+final class EventLogger: @unchecked Sendable {
     let logger: Logger
-    let itemCount: Int
+    /// Changes with a reloaded playlist; events arrive on the present thread only.
+    private(set) var itemCount: Int
+
+    init(logger: Logger, itemCount: Int) {
+        self.logger = logger
+        self.itemCount = itemCount
+    }
 
     func log(_ event: PlayerEvent) {
         switch event {
@@ -23,6 +29,9 @@ struct EventLogger {
             logger.info("scaling mode: \(mode.rawValue)")
         case .command(let action, let source):
             logger.info("command \(action) from \(source)")
+        case .queueReplaced(let count, let immediately):
+            itemCount = count
+            logger.info("playlist replaced: \(count) item\(count == 1 ? "" : "s"), \(immediately ? "now" : "from the next item")")
         case .volumeChanged(let volume, let muted):
             logger.info("volume: \(Int((volume * 100).rounded())) %\(muted ? " (muted)" : "")")
         default:

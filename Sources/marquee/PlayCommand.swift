@@ -51,6 +51,13 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Log level for the journal lines on stderr: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(help: ArgumentHelp("When a config reloaded with SIGHUP takes effect: boundary (the item playing plays to its end, then the new playlist follows) or immediate (settings at once; the item playing ends now if the new playlist drops it).", valueName: "boundary|immediate"))
+    var reload: ReloadTiming = .boundary
+
+    enum ReloadTiming: String, ExpressibleByArgument {
+        case boundary, immediate
+    }
+
     enum ClockChoice: String, ExpressibleByArgument {
         case realtime, fast
     }
@@ -76,12 +83,11 @@ struct PlayCommand: ParsableCommand {
             error.lines.forEach { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
             throw ExitCode(1)
         }
-        if let output { plan.output = DisplayConfiguration.Output(parsing: output)! }
-        if let `repeat` { plan.settings.repeatMode = `repeat` }
-        if let scaling { plan.settings.scaling = scaling }
-        plan.settings.exitWhenIdle = exitWhenIdle
-        if !input.isEmpty, let devices = InputMonitorFactory.devices(fromArguments: input) { plan.input.devices = devices }
-        if let grab { plan.input.grab = grab }
+        let overrides = PlanOverrides(output: output.flatMap(DisplayConfiguration.Output.init(parsing:)),
+                                      repeatMode: `repeat`, scaling: scaling, exitWhenIdle: exitWhenIdle,
+                                      inputDevices: input.isEmpty ? nil : InputMonitorFactory.devices(fromArguments: input),
+                                      grab: grab)
+        overrides.apply(to: &plan)
 
         let logger = Self.makeLogger(level: logLevel)
         // Config diagnostics are complete lines already (`FILE:LINE:COLUMN: warning: ...`).
@@ -89,7 +95,8 @@ struct PlayCommand: ParsableCommand {
         let playbackClock: PlaybackClock = clock == .fast ? VirtualClock() : MonotonicClock()
         let session: PlaybackSession
         do {
-            session = try PlaybackSession(plan: plan, clock: playbackClock, audio: audio, eventsPath: events, traceFrames: traceFrames, logger: logger)
+            session = try PlaybackSession(plan: plan, overrides: overrides, reloadImmediately: reload == .immediate,
+                                          clock: playbackClock, audio: audio, eventsPath: events, traceFrames: traceFrames, logger: logger)
         } catch let error as PlayError {
             error.lines.forEach { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
             throw ExitCode(1)

@@ -19,6 +19,8 @@ struct PlaybackPlan {
     /// `audio:`: the ALSA device, starting volume, buffer and period.
     var audio = AudioConfiguration()
     var warnings: [String] = []
+    /// The config file it came from; nil for media given on the command line (nothing to reload).
+    var configPath: String?
 
     static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
 
@@ -30,8 +32,9 @@ struct PlaybackPlan {
         return try fromMedia(arguments)
     }
 
-    private static func fromConfig(path: String) throws -> PlaybackPlan {
-        let result = ConfigurationLoader.load(path: path)
+    /// The config file at `path`; `settled` waits for a file being written to stop changing (a reload).
+    static func fromConfig(path: String, settled: Bool = false) throws -> PlaybackPlan {
+        let result = settled ? ConfigurationLoader.loadSettled(path: path) : ConfigurationLoader.load(path: path)
         guard let configuration = result.configuration, !result.hasErrors else {
             throw PlayError(lines: result.errors.map(\.description))
         }
@@ -47,7 +50,8 @@ struct PlaybackPlan {
         }
         return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
                             connector: configuration.display.connector, mode: configuration.display.mode,
-                            modesetting: configuration.display.modesetting, input: configuration.input, audio: configuration.audio, warnings: result.warnings.map(\.description))
+                            modesetting: configuration.display.modesetting, input: configuration.input, audio: configuration.audio,
+                            warnings: result.warnings.map(\.description), configPath: path)
     }
 
     private static func fromMedia(_ arguments: [String]) throws -> PlaybackPlan {
@@ -64,6 +68,43 @@ struct PlaybackPlan {
         var settings = PlayerSettings()
         settings.shuffleSeed = UInt64.random(in: .min ... .max)
         return PlaybackPlan(items: items, settings: settings, output: .auto)
+    }
+}
+
+extension PlaybackPlan {
+    /// What a reload cannot change while playing (the screen, the sound card and the input
+    /// devices are opened once at start), by config key, where `other` differs from this plan.
+    func restartOnlyChanges(comparedWith other: PlaybackPlan) -> [String] {
+        var keys: [String] = []
+        if output != other.output { keys.append("display.output") }
+        if connector != other.connector { keys.append("display.connector") }
+        if mode != other.mode { keys.append("display.mode") }
+        if audio.device != other.audio.device { keys.append("audio.device") }
+        if audio.bufferTime != other.audio.bufferTime { keys.append("audio.bufferTime") }
+        if audio.periodTime != other.audio.periodTime { keys.append("audio.periodTime") }
+        if input.devices != other.input.devices { keys.append("input.devices") }
+        if input.grab != other.input.grab { keys.append("input.grab") }
+        if input.keyOverrides != other.input.keyOverrides { keys.append("input.keys") }
+        return keys
+    }
+}
+
+/// The command-line flags laid over a config, on the first load and on every reload.
+struct PlanOverrides {
+    var output: DisplayConfiguration.Output?
+    var repeatMode: RepeatMode?
+    var scaling: ScalingMode?
+    var exitWhenIdle = false
+    var inputDevices: InputConfiguration.Devices?
+    var grab: Bool?
+
+    func apply(to plan: inout PlaybackPlan) {
+        if let output { plan.output = output }
+        if let repeatMode { plan.settings.repeatMode = repeatMode }
+        if let scaling { plan.settings.scaling = scaling }
+        plan.settings.exitWhenIdle = exitWhenIdle
+        if let inputDevices { plan.input.devices = inputDevices }
+        if let grab { plan.input.grab = grab }
     }
 }
 

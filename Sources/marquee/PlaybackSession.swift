@@ -11,8 +11,11 @@ import MarqueePlayer
 /// One run of `marquee play`: the engine wired to FFmpeg, the chosen output and clock, with events
 /// fanned out to the --events log, the journal lines and the status line. Keys (evdev) and signals
 /// reach the player on one path, `QueuePlayer.send(_:from:)`, and are logged as `command` events
-/// with their source: SIGINT and SIGTERM quit cleanly, SIGUSR1 is next, SIGUSR2 play/pause.
+/// with their source: SIGINT and SIGTERM quit cleanly, SIGUSR1 is next, SIGUSR2 play/pause, SIGHUP
+/// reloads the config. Under systemd (`$NOTIFY_SOCKET`) it says READY=1 once the first frame is on
+/// screen, pings the watchdog from the present thread and says STOPPING=1 on the way out.
 final class PlaybackSession {
+    private let notifier: SystemdNotifier?
     private let player: QueuePlayer
     private let observer: SessionObserver
     /// The screen, when there is one: released explicitly once the player has stopped, because a
@@ -26,9 +29,10 @@ final class PlaybackSession {
     static let signalActions: [(number: Int32, name: String, action: ControlAction)] = [
         (SIGINT, "SIGINT", .quit), (SIGTERM, "SIGTERM", .quit),
         (SIGUSR1, "SIGUSR1", .command(.next)), (SIGUSR2, "SIGUSR2", .command(.togglePlayPause)),
+        (SIGHUP, "SIGHUP", .reload),
     ]
 
-    init(plan: PlaybackPlan, clock: PlaybackClock, audio audioChoice: AudioChoice, eventsPath: String?, traceFrames: Bool, logger: Logger) throws {
+    init(plan: PlaybackPlan, overrides: PlanOverrides = PlanOverrides(), reloadImmediately: Bool = false, clock: PlaybackClock, audio audioChoice: AudioChoice, eventsPath: String?, traceFrames: Bool, logger: Logger) throws {
         let writer: EventLogWriter?
         do {
             writer = try eventsPath.map { try EventLogWriter(path: $0, clock: clock, includesFrames: traceFrames) }
@@ -37,8 +41,17 @@ final class PlaybackSession {
         }
         let video = try VideoOutputFactory.make(plan: plan, logger: logger)
         display = video.display
+        let notifier = SystemdNotifier()
+        self.notifier = notifier
+        let pinger = notifier.flatMap { notifier in notifier.watchdogInterval.map { WatchdogPinger(notifier: notifier, interval: $0) } }
+        if let interval = notifier?.watchdogInterval {
+            logger.debug("systemd watchdog: pinging every \(interval)")
+        }
         let observer = SessionObserver(writer: writer, logger: EventLogger(logger: logger, itemCount: plan.items.count),
-                                       itemCount: plan.items.count)
+                                       itemCount: plan.items.count, notifier: notifier)
+        let reloader = plan.configPath.map {
+            ConfigReloader(plan: plan, path: $0, overrides: overrides, immediately: reloadImmediately, logger: logger)
+        }
         self.observer = observer
         let audio = AudioOutputFactory.make(choice: audioChoice, configuration: plan.audio,
                                             virtualClock: clock is VirtualClock, logger: logger)
@@ -46,11 +59,17 @@ final class PlaybackSession {
         settings.followsAudioClock = audio.isDevice && !(clock is VirtualClock)
         // The plane turns the picture: the player draws it unturned into the turned buffers.
         if video.display?.rotatesInHardware == true { settings.displayRotation = .none }
+        let reload: (@Sendable (CommandSource) -> Void)? = reloader.map { reloader in
+            { @Sendable source in reloader.reload(from: source) }
+        }
         let player = QueuePlayer(items: plan.items, settings: settings, opener: FFmpegMediaOpener(),
                                  video: video.output,
                                  audio: audio.output, clock: clock,
+                                 heartbeat: { pinger?.tick() },
+                                 reload: reload,
                                  events: { observer.observe($0) })
         self.player = player
+        reloader?.attach(player)
         input = InputMonitorFactory.make(plan.input, logger: logger) { action, source in player.send(action, from: source) }
     }
 
@@ -66,6 +85,7 @@ final class PlaybackSession {
         player.start()
         input?.start()
         player.waitUntilFinished()
+        notifier?.send("STOPPING=1")
         // Ungrabs the devices: keys reach the console again.
         input?.stop()
         Console.shared.endStatus()
@@ -84,11 +104,14 @@ private final class SessionObserver: @unchecked Sendable {
     private var status: StatusLine
     private var lastStatusDraw = ContinuousClock.now
     private var started = false
+    private let notifier: SystemdNotifier?
+    private var toldReady = false
 
-    init(writer: EventLogWriter?, logger: EventLogger, itemCount: Int) {
+    init(writer: EventLogWriter?, logger: EventLogger, itemCount: Int, notifier: SystemdNotifier?) {
         self.writer = writer
         self.logger = logger
         self.status = StatusLine(itemCount: itemCount)
+        self.notifier = notifier
     }
 
     var startedAnyItem: Bool { lock.withLock { started } }
@@ -96,6 +119,10 @@ private final class SessionObserver: @unchecked Sendable {
     func observe(_ event: PlayerEvent) {
         writer?.write(event)
         logger.log(event)
+        if case .frame(_, _, _, false) = event, lock.withLock({ defer { toldReady = true }; return !toldReady }) {
+            firstFrameShown()
+        }
+        if let notifier { tellSystemd(event, notifier) }
         lock.withLock {
             if case .itemStarted = event { started = true }
             status.apply(event)
@@ -107,5 +134,57 @@ private final class SessionObserver: @unchecked Sendable {
                 Console.shared.showStatus(status.text)
             }
         }
+    }
+
+    /// One journal line when the first frame is on screen (the frame event follows its
+    /// presentation), with the time since the process started and since boot: what a device's
+    /// boot-to-picture time is measured by. Under systemd, READY=1 goes with it.
+    private func firstFrameShown() {
+        let sinceBoot = ProcessTimes.uptime()
+        let sinceStart = ProcessTimes.processStart().map { sinceBoot - $0 }
+        Console.shared.log("info: first frame on screen\(sinceStart.map { String(format: " %.2f s after start", $0) } ?? "")"
+                           + String(format: " (uptime %.2f s)", sinceBoot))
+        notifier?.send("READY=1\nSTATUS=\(lock.withLock { status.statusForSystemd })")
+    }
+
+    /// The item playing as STATUS= for `systemctl status`.
+    private func tellSystemd(_ event: PlayerEvent, _ notifier: SystemdNotifier) {
+        switch event {
+        case .itemStarted:
+            let text = lock.withLock {
+                var next = status
+                next.apply(event)
+                return next.statusForSystemd
+            }
+            notifier.send("STATUS=\(text)")
+        default:
+            break
+        }
+    }
+}
+
+extension StatusLine {
+    /// `playing item 2/3 intro.mp4`.
+    var statusForSystemd: String {
+        "playing item \(itemNumber.map(String.init) ?? "-")/\(itemCount) \(title)"
+    }
+}
+
+/// Boot-relative times, as /proc/uptime counts them (CLOCK_BOOTTIME).
+enum ProcessTimes {
+    static func uptime() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// When this process started, in seconds since boot (/proc/self/stat field 22, clock ticks).
+    static func processStart() -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+              let afterName = stat.range(of: ") ", options: .backwards) else { return nil }
+        let fields = stat[afterName.upperBound...].split(separator: " ")
+        // Fields after the name start at field 3; starttime is field 22.
+        guard fields.count > 19, let ticks = Double(fields[19]) else { return nil }
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }

@@ -182,3 +182,19 @@ struct CursorCase: Sendable, CustomTestStringConvertible {
         #expect(cursor.shuffleOrder.count <= 3 * 7)
     }
 }
+
+@Suite struct PlaylistCursorStartOverTests {
+    @Test func aDroppedItemsEndStartsTheListFromTheTop() {
+        var cursor = PlaylistCursor(itemCount: 3, repeatMode: .off)
+        cursor.startOverAtEnd()
+        #expect(cursor.current == nil)
+        #expect(cursor.advanceAtEnd() == .play(0))
+        #expect(cursor.advanceAtEnd() == .play(1))
+    }
+
+    @Test func anEmptyListHasNothingToStart() {
+        var cursor = PlaylistCursor(itemCount: 0, repeatMode: .all)
+        cursor.startOverAtEnd()
+        #expect(cursor.advanceAtEnd() == .idle)
+    }
+}

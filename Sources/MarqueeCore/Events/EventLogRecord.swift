@@ -76,6 +76,10 @@ public struct EventLogRecord: Encodable, Sendable {
             case .application:
                 break
             }
+        case .queueReplaced(let itemCount, let immediately):
+            // {"event":"queueReplaced","items":4,"at":"itemEnd"}
+            try fields.encode(itemCount, forKey: Key("items"))
+            try fields.encode(immediately ? "now" : "itemEnd", forKey: Key("at"))
         }
     }
 

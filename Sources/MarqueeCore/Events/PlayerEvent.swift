@@ -22,6 +22,9 @@ public enum PlayerEvent: Equatable, Sendable {
     /// A command reached the player (a key, a signal, a control interface), logged when the
     /// player applies it so it sits in order with its effects.
     case command(ControlAction, source: CommandSource)
+    /// A reloaded config replaced the playlist: `itemCount` items, in effect `immediately` or
+    /// from the end of the item playing (the item boundary).
+    case queueReplaced(itemCount: Int, immediately: Bool)
 
     /// The event's name in the log.
     public var name: String {
@@ -40,6 +43,7 @@ public enum PlayerEvent: Equatable, Sendable {
         case .volumeChanged: "volumeChanged"
         case .frame: "frame"
         case .command: "command"
+        case .queueReplaced: "queueReplaced"
         }
     }
 }

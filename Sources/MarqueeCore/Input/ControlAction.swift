@@ -6,6 +6,9 @@ public enum ControlAction: Sendable, Equatable, CustomStringConvertible {
     case playItem(index: Int)
     /// End playback for good and let the process exit.
     case quit
+    /// Read the config again (SIGHUP): a valid one replaces the playlist and settings, an invalid
+    /// one is logged and changes nothing.
+    case reload
 
     /// What a key asked for, on the same path as every other source.
     public init(_ intent: KeyIntent) {
@@ -21,6 +24,7 @@ public enum ControlAction: Sendable, Equatable, CustomStringConvertible {
         case .command(let command): command.rawValue
         case .playItem: "playItem"
         case .quit: "quit"
+        case .reload: "reload"
         }
     }
 

@@ -15,6 +15,9 @@ public struct PlaylistCursor: Sendable, Equatable {
     public private(set) var current: Int?
     /// One-shot: the next end of an item advances and pauses instead of playing on.
     public var pauseAfterCurrentItem = false
+    /// The item playing is not in this playlist (a reloaded config dropped it): its end starts
+    /// the list from the top.
+    public private(set) var startsOverAtEnd = false
 
     private var random: SeededRandom
     /// Shuffle play order: history behind `position`, drawn rounds ahead of it.
@@ -30,6 +33,7 @@ public struct PlaylistCursor: Sendable, Equatable {
 
     /// Makes the first item current: item 0, or the first of a shuffle round.
     public mutating func start() -> Int? {
+        startsOverAtEnd = false
         guard itemCount > 0 else { return nil }
         if repeatMode == .shuffle {
             shuffleOrder = []
@@ -59,6 +63,7 @@ public struct PlaylistCursor: Sendable, Equatable {
     public mutating func previous() -> Int? {
         guard itemCount > 0 else { return nil }
         guard let index = current else {
+            startsOverAtEnd = false
             current = repeatMode == .shuffle ? shuffleOrder.last ?? itemCount - 1 : itemCount - 1
             return current
         }
@@ -78,7 +83,27 @@ public struct PlaylistCursor: Sendable, Equatable {
 
     /// The current item played to its end: what comes next.
     public mutating func advanceAtEnd() -> ItemEndAction {
-        guard itemCount > 0, let index = current else { return .idle }
+        let following: Int?
+        if startsOverAtEnd {
+            following = start()
+        } else {
+            guard itemCount > 0, let index = current else { return .idle }
+            following = self.following(after: index)
+        }
+        let pause = pauseAfterCurrentItem
+        pauseAfterCurrentItem = false
+        guard let following else { return .idle }
+        return pause ? .pause(following) : .play(following)
+    }
+
+    /// A new playlist replaced the one the item playing came from, and that item is not in it:
+    /// the next end of an item (or `next`) starts this list from the top.
+    public mutating func startOverAtEnd() {
+        current = nil
+        startsOverAtEnd = true
+    }
+
+    private mutating func following(after index: Int) -> Int? {
         let following: Int?
         switch repeatMode {
         case .off:
@@ -92,15 +117,13 @@ public struct PlaylistCursor: Sendable, Equatable {
         case .shuffle:
             following = stepShuffleForward()
         }
-        let pause = pauseAfterCurrentItem
-        pauseAfterCurrentItem = false
-        guard let following else { return .idle }
-        return pause ? .pause(following) : .play(following)
+        return following
     }
 
     /// Jumps to `index` (numeric entry, a control interface). Out-of-range indexes are ignored.
     public mutating func jump(to index: Int) -> Int? {
         guard (0..<itemCount).contains(index) else { return nil }
+        startsOverAtEnd = false
         current = index
         if repeatMode == .shuffle { startShuffleRound(beginningWith: index, keepingHistory: true) }
         return index

@@ -1,0 +1,83 @@
+import MarqueeCore
+
+/// A new playlist and settings for a playing QueuePlayer: a reloaded config.
+public struct QueueReplacement: Sendable {
+    public var items: [QueueItem]
+    /// Repeat mode, shuffle seed, scaling, background, rotation and volume are taken from here;
+    /// the run's own settings (exit when idle, audio clock, retry delays) stay as they were.
+    public var settings: PlayerSettings
+    /// Settings and a dropped item's end take effect now rather than at the next item boundary.
+    public var immediately: Bool
+
+    public init(items: [QueueItem], settings: PlayerSettings, immediately: Bool = false) {
+        self.items = items
+        self.settings = settings
+        self.immediately = immediately
+    }
+}
+
+extension QueuePlayer {
+    /// Runs on the present thread. The cursor moves to the new list at once, so the item that
+    /// follows the one playing is prepared from it and the hand-over stays gapless; the item
+    /// playing keeps its place when the new list has it (the same url, start, end, duration and
+    /// scaling), else the new list starts from the top when it ends (or now, `immediately`).
+    func replaceQueueNow(_ replacement: QueueReplacement) {
+        let playing = current.map { ($0.index, $0.item) } ?? cursor.current.map { ($0, items[$0]) }
+        let kept: Int? = playing.flatMap { index, item in
+            if index < replacement.items.count && replacement.items[index] == item { return index }
+            return replacement.items.firstIndex(of: item)
+        }
+        items = replacement.items
+        var settings = replacement.settings
+        settings.exitWhenIdle = self.settings.exitWhenIdle
+        settings.followsAudioClock = self.settings.followsAudioClock
+        settings.retryDelay = self.settings.retryDelay
+        settings.maximumRetryDelay = self.settings.maximumRetryDelay
+
+        let pauseAfter = cursor.pauseAfterCurrentItem
+        cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)
+        cursor.pauseAfterCurrentItem = pauseAfter
+        if let kept { _ = cursor.jump(to: kept) } else { cursor.startOverAtEnd() }
+        failuresInARow = 0
+        upcoming?.cancel()
+        upcoming = nil
+        emit(.queueReplaced(itemCount: items.count, immediately: replacement.immediately))
+        if machine.repeatMode != settings.repeatMode { emitAll(machine.handle(.repeatModeSet(settings.repeatMode))) }
+
+        if replacement.immediately {
+            pendingSettings = nil
+            adopt(settings)
+            if current != nil && kept == nil {
+                move(to: cursor.start())
+                return
+            }
+        } else {
+            pendingSettings = settings
+        }
+        // The one after the item playing comes from the new list now; an item still waiting for its
+        // first frame prepares it then.
+        if current != nil && !upcomingAfterFirstFrame { prepareUpcoming() }
+    }
+
+    /// Settings of a reloaded config waiting for an item boundary take effect (becomeCurrent).
+    func adoptPendingSettings() {
+        guard let pending = pendingSettings else { return }
+        pendingSettings = nil
+        adopt(pending)
+    }
+
+    private func adopt(_ new: PlayerSettings) {
+        let old = settings
+        settings = new
+        if new.scaling != old.scaling {
+            // The config's new mode wins over one cycled from a key under the old config.
+            userScaling = nil
+            emitAll(machine.handle(.scalingModeSet(new.scaling)))
+        }
+        if new.volume != old.volume {
+            volume = VolumeControl(volume: new.volume, isMuted: volume.isMuted)
+            audioRenderer?.setGain(volume.gain)
+            emit(.volumeChanged(volume: volume.volume, muted: volume.isMuted))
+        }
+    }
+}
