@@ -50,7 +50,7 @@ final class ConfigReloader: @unchecked Sendable {
             return
         }
         overrides.apply(to: &next)
-        next.warnings.forEach(Console.shared.log)
+        if logger.logLevel <= .warning { next.warnings.forEach(Console.shared.log) }
         let skipped = plan.restartOnlyChanges(comparedWith: next)
         if !skipped.isEmpty {
             logger.warning("reload: not applied until marquee restarts: \(skipped.joined(separator: ", "))")
@@ -59,6 +59,8 @@ final class ConfigReloader: @unchecked Sendable {
         next.output = plan.output
         next.connector = plan.connector
         next.mode = plan.mode
+        next.modesetting = plan.modesetting
+        next.logLevel = plan.logLevel
         next.input = plan.input
         let volume = next.audio.volume
         next.audio = plan.audio

@@ -48,8 +48,8 @@ struct PlayCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Take input devices exclusively (EVIOCGRAB) so their keys do not also reach the console. Overrides input.grab (default: grab).")
     var grab: Bool?
 
-    @Option(help: "Log level for the journal lines on stderr: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: Logger.Level = .info
+    @Option(help: "Log level for the journal lines on stderr: trace, debug, info, notice, warning, error, critical. Overrides log.level (default: info).")
+    var logLevel: Logger.Level?
 
     @Option(help: ArgumentHelp("When a config reloaded with SIGHUP takes effect: boundary (the item playing plays to its end, then the new playlist follows) or immediate (settings at once; the item playing ends now if the new playlist drops it).", valueName: "boundary|immediate"))
     var reload: ReloadTiming = .boundary
@@ -89,9 +89,9 @@ struct PlayCommand: ParsableCommand {
                                       grab: grab)
         overrides.apply(to: &plan)
 
-        let logger = Self.makeLogger(level: logLevel)
+        let logger = Self.makeLogger(level: logLevel ?? Logger.Level(rawValue: plan.logLevel.rawValue) ?? .info)
         // Config diagnostics are complete lines already (`FILE:LINE:COLUMN: warning: ...`).
-        plan.warnings.forEach(Console.shared.log)
+        if logger.logLevel <= .warning { plan.warnings.forEach(Console.shared.log) }
         let playbackClock: PlaybackClock = clock == .fast ? VirtualClock() : MonotonicClock()
         let session: PlaybackSession
         do {

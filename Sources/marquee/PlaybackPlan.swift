@@ -16,6 +16,8 @@ struct PlaybackPlan {
     var modesetting = DisplayConfiguration.Modesetting.auto
     /// `input:`: which keypads and remotes, grabbed or not, with which key map.
     var input = InputConfiguration()
+    /// `log.level`; `--log-level` overrides it.
+    var logLevel = LogConfiguration.Level.info
     /// `audio:`: the ALSA device, starting volume, buffer and period.
     var audio = AudioConfiguration()
     var warnings: [String] = []
@@ -50,7 +52,8 @@ struct PlaybackPlan {
         }
         return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
                             connector: configuration.display.connector, mode: configuration.display.mode,
-                            modesetting: configuration.display.modesetting, input: configuration.input, audio: configuration.audio,
+                            modesetting: configuration.display.modesetting, input: configuration.input, logLevel: configuration.log.level,
+                            audio: configuration.audio,
                             warnings: result.warnings.map(\.description), configPath: path)
     }
 
@@ -79,12 +82,14 @@ extension PlaybackPlan {
         if output != other.output { keys.append("display.output") }
         if connector != other.connector { keys.append("display.connector") }
         if mode != other.mode { keys.append("display.mode") }
+        if modesetting != other.modesetting { keys.append("display.modesetting") }
         if audio.device != other.audio.device { keys.append("audio.device") }
         if audio.bufferTime != other.audio.bufferTime { keys.append("audio.bufferTime") }
         if audio.periodTime != other.audio.periodTime { keys.append("audio.periodTime") }
         if input.devices != other.input.devices { keys.append("input.devices") }
         if input.grab != other.input.grab { keys.append("input.grab") }
         if input.keyOverrides != other.input.keyOverrides { keys.append("input.keys") }
+        if logLevel != other.logLevel { keys.append("log.level") }
         return keys
     }
 }

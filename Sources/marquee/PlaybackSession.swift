@@ -142,8 +142,8 @@ private final class SessionObserver: @unchecked Sendable {
     private func firstFrameShown() {
         let sinceBoot = ProcessTimes.uptime()
         let sinceStart = ProcessTimes.processStart().map { sinceBoot - $0 }
-        Console.shared.log("info: first frame on screen\(sinceStart.map { String(format: " %.2f s after start", $0) } ?? "")"
-                           + String(format: " (uptime %.2f s)", sinceBoot))
+        let afterStart = sinceStart.map { String(format: " %.2f s after start", $0) } ?? ""
+        logger.logger.info("first frame on screen\(afterStart)\(String(format: " (uptime %.2f s)", sinceBoot))")
         notifier?.send("READY=1\nSTATUS=\(lock.withLock { status.statusForSystemd })")
     }
 

@@ -59,8 +59,9 @@ import Testing
         #expect(run.waitForEvents(seconds: 10) { $0.filter { $0["event"] as? String == "frame" }.count > framesBefore + 10 })
         #expect(!run.events().contains { $0["event"] as? String == "queueReplaced" })
 
-        // Valid, renamed into place: the item playing finishes, then silent.mp4.
-        try writeAtomically("playlist:\n  repeat: all\n  items: [silent.mp4, still.png]\n", to: config)
+        // Valid, renamed into place: the item playing finishes, then silent.mp4. Its log level needs
+        // a restart: named, not applied (the info lines go on).
+        try writeAtomically("playlist:\n  repeat: all\n  items: [silent.mp4, still.png]\nlog:\n  level: error\n", to: config)
         kill(run.process.processIdentifier, SIGHUP)
         #expect(run.waitForEvents(seconds: 30) { events in
             events.contains { $0["event"] as? String == "itemStarted" && ($0["url"] as? String)?.hasSuffix("silent.mp4") == true }
@@ -79,5 +80,6 @@ import Testing
         #expect(events.contains { $0["event"] as? String == "itemEnded" && $0["reason"] as? String == "playbackEnded" })
         #expect(events.contains { $0["event"] as? String == "queueReplaced" && $0["items"] as? Int == 2 && $0["at"] as? String == "itemEnd" })
         #expect(run.standardError().contains("info: playlist replaced: 2 items, from the next item"))
+        #expect(run.standardError().contains("warning: reload: not applied until marquee restarts: log.level"))
     }
 }

@@ -150,6 +150,26 @@ import Testing
         #expect(failures >= 2 && failures <= 6, "\(failures) attempts")
     }
 
+    /// `log.level` in the config sets what the journal hears; `--log-level` overrides it.
+    @Test func theConfigsLogLevelQuietsTheJournalAndTheFlagOverridesIt() throws {
+        let folder = try Self.workspace.get()
+        try writeConfig("""
+            playlist:
+              repeat: "off"
+              items: [b.webm, missing.mp4]
+            log:
+              level: warning
+            """, named: "quiet.yaml", in: folder)
+        let arguments = ["play", "quiet.yaml", "--output", "headless:64x36", "--audio", "null", "--input", "none",
+                         "--clock", "fast", "--exit-when-idle"]
+        let quiet = try MarqueeProcess.run(arguments, in: folder)
+        #expect(quiet.status == 0)
+        #expect(!quiet.standardError.contains("info:"), "\(quiet.standardError)")
+        #expect(quiet.standardError.contains("missing.mp4"), "errors still reach the journal: \(quiet.standardError)")
+        let loud = try MarqueeProcess.run(arguments + ["--log-level", "info"], in: folder)
+        #expect(loud.standardError.contains("info: item 1/2 started"), "\(loud.standardError)")
+    }
+
     @Test func repeatOffWithNothingPlayableExitsWithFailure() throws {
         let folder = try Self.workspace.get()
         let run = try PlayerRun(arguments: ["play", "missing.mp4", "--output", "headless", "--exit-when-idle", "--repeat", "off"], in: folder)

@@ -26,6 +26,8 @@ import Testing
               scaling: fill
               background: "#FF8000"
               modesetting: legacy
+            log:
+              level: warning
             audio:
               device: hw:1,0
               volume: 0.25
@@ -56,6 +58,7 @@ import Testing
                                                           bufferTime: 0.2, periodTime: 0.05))
         #expect(configuration.input.devices == .list(["/dev/input/event3", "Flirc"]))
         #expect(configuration.input.grab == false)
+        #expect(configuration.log.level == .warning)
         #expect(configuration.source == URL(fileURLWithPath: path).standardizedFileURL)
     }
 

@@ -21,7 +21,7 @@ import Testing
                 - url: a.mp4
             video:
               output: auto
-            """, line: 4, column: 1, message: "unknown key 'video' in the config (expected 'playlist', 'display', 'audio' or 'input')"),
+            """, line: 4, column: 1, message: "unknown key 'video' in the config (expected 'playlist', 'display', 'audio', 'input' or 'log')"),
         BrokenConfigCase("bad time string", """
             playlist:
               items:
@@ -179,6 +179,12 @@ import Testing
             display:
               modesetting: atomic
             """, line: 4, column: 16, message: "unknown modesetting 'atomic'"),
+        BrokenConfigCase("unknown log level", """
+            playlist:
+              items: [a.mp4]
+            log:
+              level: verbose
+            """, line: 4, column: 10, message: "unknown log level 'verbose'"),
         BrokenConfigCase("grab is not a boolean", """
             playlist:
               items: [a.mp4]

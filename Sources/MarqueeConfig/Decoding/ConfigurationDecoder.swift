@@ -11,7 +11,7 @@ struct ConfigurationDecoder {
     let duplicateKeySentinels: Set<String>
     let checkingMediaFiles: Bool
 
-    static let sections = ["playlist", "display", "audio", "input"]
+    static let sections = ["playlist", "display", "audio", "input", "log"]
 
     mutating func decodeConfiguration(_ root: Node, source: URL) -> MarqueeConfiguration? {
         guard let fields = fields(of: root, in: "the config", allowed: Self.sections, allowsNothing: false) else {
@@ -27,8 +27,18 @@ struct ConfigurationDecoder {
         let display = fields["display"].map { decodeDisplay($0.value) } ?? DisplayConfiguration()
         let audio = fields["audio"].map { decodeAudio($0.value) } ?? AudioConfiguration()
         let input = fields["input"].map { decodeInput($0.value) } ?? InputConfiguration()
+        let log = fields["log"].map { decodeLog($0.value) } ?? LogConfiguration()
         guard let playlist else { return nil }
-        return MarqueeConfiguration(playlist: playlist, display: display, audio: audio, input: input, source: source)
+        return MarqueeConfiguration(playlist: playlist, display: display, audio: audio, input: input, log: log, source: source)
+    }
+
+    private mutating func decodeLog(_ node: Node) -> LogConfiguration {
+        var configuration = LogConfiguration()
+        guard let fields = fields(of: node, in: "log", allowed: ["level"]) else { return configuration }
+        if let node = fields["level"]?.value, let level: LogConfiguration.Level = choice(node, named: "log level") {
+            configuration.level = level
+        }
+        return configuration
     }
 }
 

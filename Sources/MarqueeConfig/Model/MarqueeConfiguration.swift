@@ -7,6 +7,7 @@ public struct MarqueeConfiguration: Sendable, Equatable, Codable {
     public var display: DisplayConfiguration
     public var audio: AudioConfiguration
     public var input: InputConfiguration
+    public var log: LogConfiguration
     /// The config file this came from; relative media paths were resolved against its folder.
     public var source: URL
 
@@ -14,11 +15,13 @@ public struct MarqueeConfiguration: Sendable, Equatable, Codable {
                 display: DisplayConfiguration = DisplayConfiguration(),
                 audio: AudioConfiguration = AudioConfiguration(),
                 input: InputConfiguration = InputConfiguration(),
+                log: LogConfiguration = LogConfiguration(),
                 source: URL) {
         self.playlist = playlist
         self.display = display
         self.audio = audio
         self.input = input
+        self.log = log
         self.source = source
     }
 }
