@@ -105,10 +105,16 @@ final class DRMScreen {
         } else {
             front.fill(PixelRect(size: size), with: background)
         }
-        // Touch the back buffer too: its pages are faulted in now rather than while the first
-        // frame is due (measured under TCG: the first frame a slot late, the second dropped).
-        buffers[back].pixelBuffer.fill(PixelRect(size: size), with: background)
+        // Both buffers go on screen once, showing the same picture, before any frame is due:
+        // drivers with video RAM (bochs-drm, through the GEM VRAM helpers) move a buffer there
+        // the first time it is scanned out. Measured under TCG: left to the first flip, that move made an
+        // item's first frame 60 ms late and the two after it were dropped.
+        let backPixels = buffers[back].pixelBuffer
+        front.copy(to: backPixels)
+        try scanout.modeset(buffers[back])
         try scanout.modeset(buffers[1 - back])
+        // The move unmapped the back buffer's pages: fault them in again now, not while drawing.
+        front.copy(to: backPixels)
     }
 
     /// Modesets again with what was last shown: after a VT switch or a lost master.

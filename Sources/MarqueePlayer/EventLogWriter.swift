@@ -29,9 +29,11 @@ public final class EventLogWriter: @unchecked Sendable {
         self.init(handle: try FileHandle(forWritingTo: URL(fileURLWithPath: path)), clock: clock, includesFrames: includesFrames)
     }
 
-    public func write(_ event: PlayerEvent) {
+    /// Writes `event` stamped `secondsSinceStart`, or now when nil (events delivered on another
+    /// thread carry the time they happened, not the time they were written).
+    public func write(_ event: PlayerEvent, at secondsSinceStart: Double? = nil) {
         if case .frame = event, !includesFrames { return }
-        let line = EventLogRecord(secondsSinceStart: clock.now().seconds, event: event).jsonLine() + "\n"
+        let line = EventLogRecord(secondsSinceStart: secondsSinceStart ?? clock.now().seconds, event: event).jsonLine() + "\n"
         lock.withLock { handle.write(Data(line.utf8)) }
     }
 }

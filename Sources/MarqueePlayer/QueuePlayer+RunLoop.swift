@@ -126,6 +126,7 @@ extension QueuePlayer {
     /// due. Commands that arrive while waiting are applied; if they replace the item, the frame
     /// is discarded.
     private func presentWhenDue(_ picture: VideoPicture, pts: MediaTime, itemTime: MediaTime, from pipeline: ItemPipeline) {
+        var isItemsFirstFrame = false
         while current === pipeline && !shouldStop {
             if !machine.wantsToPlay && !pauseOnNextFrame {
                 waitForCommand()
@@ -143,6 +144,7 @@ extension QueuePlayer {
                 // Late by less than a frame it is simply shown, and the timeline keeps its beat:
                 // shifting it by every millisecond of jitter at a hand-over would add up over loops.
                 startsItem = false
+                isItemsFirstFrame = true
                 let now = clock.now()
                 let late = now - (origin + timeline.timelineTime(ofItemTime: itemTime))
                 let successorDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
@@ -158,6 +160,7 @@ extension QueuePlayer {
                 if !sleepUntil(deadline) { applyPendingCommands() }
             case .present:
                 draw(picture)
+                if isItemsFirstFrame { keepSuccessorsAfterSlowFirstDraw(due: due, successorDue: nextDue) }
                 trace(pts: pts, itemTime: itemTime, dropped: false)
                 track(pts: pts)
                 if machine.loadState == .playable && pipeline.isBufferFull { emitAll(machine.handle(.bufferLikelyToKeepUp)) }
@@ -171,6 +174,19 @@ extension QueuePlayer {
                 trace(pts: pts, itemTime: itemTime, dropped: true)
                 return
             }
+        }
+    }
+
+    /// An item's first draw can take several slots (a scaler set up, buffers touched for the
+    /// first time: 85 ms for a 30 fps clip measured under TCG). If it took two slots or more, the
+    /// timeline starts when that frame reached the screen, as it does for a late open, instead
+    /// of dropping the frames that fell due meanwhile. Shorter overruns keep the beat: the
+    /// successor is shown a little late and the frames after it on their slots.
+    private func keepSuccessorsAfterSlowFirstDraw(due: MediaTime, successorDue: MediaTime?) {
+        guard let successorDue else { return }
+        let now = clock.now()
+        if now >= successorDue + (successorDue - due) {
+            timeline.restart(at: timeline.itemOrigin + (now - due))
         }
     }
 

@@ -18,6 +18,8 @@ final class PlaybackSession {
     private let notifier: SystemdNotifier?
     private let player: QueuePlayer
     private let observer: SessionObserver
+    /// Writes events off the present thread, so a slow file or terminal never delays a frame.
+    private let delivery: EventDeliveryThread
     /// The screen, when there is one: released explicitly once the player has stopped, because a
     /// process that exits does not run deinits and the console must come back.
     private let display: DRMVideoOutput?
@@ -53,6 +55,10 @@ final class PlaybackSession {
             ConfigReloader(plan: plan, path: $0, overrides: overrides, immediately: reloadImmediately, logger: logger)
         }
         self.observer = observer
+        let delivery = EventDeliveryThread(deliver: { observer.observe($0, at: $1) }, reportLoss: { [logger] count in
+            logger.warning("events: \(count) events were not written: the events file, journal or terminal fell behind")
+        })
+        self.delivery = delivery
         let audio = AudioOutputFactory.make(choice: audioChoice, configuration: plan.audio,
                                             virtualClock: clock is VirtualClock, logger: logger)
         var settings = plan.settings
@@ -67,7 +73,7 @@ final class PlaybackSession {
                                  audio: audio.output, clock: clock,
                                  heartbeat: { pinger?.tick() },
                                  reload: reload,
-                                 events: { observer.observe($0) })
+                                 events: { [delivery] in delivery.post($0, at: clock.now().seconds) })
         self.player = player
         reloader?.attach(player)
         input = InputMonitorFactory.make(plan.input, logger: logger) { action, source in player.send(action, from: source) }
@@ -85,6 +91,7 @@ final class PlaybackSession {
         player.start()
         input?.start()
         player.waitUntilFinished()
+        delivery.finish()
         notifier?.send("STOPPING=1")
         // Ungrabs the devices: keys reach the console again.
         input?.stop()
@@ -96,7 +103,7 @@ final class PlaybackSession {
     }
 }
 
-/// Receives every event on the present thread and passes it on; keeps the status line.
+/// Receives every event on the event delivery thread and passes it on; keeps the status line.
 private final class SessionObserver: @unchecked Sendable {
     private let writer: EventLogWriter?
     private let logger: EventLogger
@@ -116,8 +123,8 @@ private final class SessionObserver: @unchecked Sendable {
 
     var startedAnyItem: Bool { lock.withLock { started } }
 
-    func observe(_ event: PlayerEvent) {
-        writer?.write(event)
+    func observe(_ event: PlayerEvent, at secondsSinceStart: Double) {
+        writer?.write(event, at: secondsSinceStart)
         logger.log(event)
         if case .frame(_, _, _, false) = event, lock.withLock({ defer { toldReady = true }; return !toldReady }) {
             firstFrameShown()

@@ -216,6 +216,50 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
         }
     }
 
+    /// An item's first draw that takes longer than two slots (a scaler set up, buffers touched
+    /// for the first time) starts the beat when that frame is on screen: the frames that fell
+    /// due meanwhile are shown, one slot apart, not dropped.
+    @Test func aSlowFirstDrawMovesTheBeatInsteadOfDroppingFrames() {
+        let media = ScriptedMedia(["a": .video(frames: 10, frameDuration: frame25)])
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let recorder = EventRecorder()
+        let clock = VirtualClock()
+        let firstDraw = MediaTime(90, per: 1000)
+        let output = DrawCostOutput(size: PixelSize(width: 64, height: 36), clock: clock, costs: [1: firstDraw])
+        let player = QueuePlayer(items: [QueueItem(url: "a")], settings: settings, opener: media,
+                                 video: output, clock: clock, events: { recorder.record($0) })
+        player.start()
+        player.waitUntilFinished()
+        let frames = recorder.frames
+        #expect(frames.count == 10)
+        #expect(frames.filter(\.dropped).isEmpty, "\(frames.filter(\.dropped).count) frames dropped")
+        for (index, frame) in frames.enumerated() {
+            #expect(frame.time == firstDraw + frame25 * Int64(index), "frame \(index) at \(frame.time)")
+        }
+    }
+
+    /// A first draw longer than one slot but shorter than two costs no frame either way: the
+    /// successor is shown late and the beat is kept.
+    @Test func aFirstDrawUnderTwoSlotsKeepsTheBeat() {
+        let media = ScriptedMedia(["a": .video(frames: 10, frameDuration: frame25)])
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let recorder = EventRecorder()
+        let clock = VirtualClock()
+        let output = DrawCostOutput(size: PixelSize(width: 64, height: 36), clock: clock, costs: [1: MediaTime(60, per: 1000)])
+        let player = QueuePlayer(items: [QueueItem(url: "a")], settings: settings, opener: media,
+                                 video: output, clock: clock, events: { recorder.record($0) })
+        player.start()
+        player.waitUntilFinished()
+        let frames = recorder.frames
+        #expect(frames.count == 10)
+        #expect(frames.filter(\.dropped).isEmpty)
+        #expect(frames.map(\.time) == (0..<10).map { frame25 * Int64($0) })
+    }
+
     @Test func aStillImageStaysUpForItsDuration() {
         let media = ScriptedMedia(["menu.png": .still, "a": .video(frames: 3, frameDuration: frame25)])
         let items = [QueueItem(url: "menu.png", duration: MediaTime(seconds: 2)), QueueItem(url: "a")]
