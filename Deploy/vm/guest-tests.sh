@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every end-to-end suite on real kernel drivers in the QEMU guest, with one release build of
 # marquee: smoke-test (boot, probe, headless play), drm-test on bochs-drm and virtio-gpu (scaling,
-# portrait, gapless loop, console, VT switch, hotplug, clean exit, probe) and input-test (keys
-# through QMP into virtio and USB keyboards, a uinput keypad plugged in and out), the deployment
+# portrait, gapless loop, console, VT switch, hotplug, clean exit, probe), input-test (keys
+# through QMP into virtio and USB keyboards, a uinput keypad plugged in and out), audio-test (a
+# tone and a flash/beep clip through intel-hda into a WAV on the host: A/V sync), the deployment
 # checks (Deploy/systemd/verify-unit.sh: install.sh staged, systemd-analyze verify) and the boot
 # image (Deploy/image/boot-test.py: boot to first frame, a killed player restarted). Scripts/test.sh
 # runs it after the Swift suites; it installs what the guest needs first (Deploy/vm/install-deps.sh).
@@ -17,7 +18,7 @@ export MARQUEE_BIN
 
 export MARQUEE_VM_CACHE=${MARQUEE_VM_CACHE:-$(cd "$here/../.." && pwd)/.build-vm-image}
 failed=()
-for suite in vm/smoke-test.sh vm/drm-test.sh vm/input-test.sh systemd/verify-unit.sh image/boot-test.py; do
+for suite in vm/smoke-test.sh vm/drm-test.sh vm/input-test.sh vm/audio-test.sh systemd/verify-unit.sh image/boot-test.py; do
   echo "== Deploy/$suite"
   start=$(date +%s)
   rc=0; "$here/../$suite" || rc=$?

@@ -71,7 +71,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         defer { lock.unlock() }
         while done < total {
             if isPaused {
-                lock.wait(until: Date(timeIntervalSinceNow: 0.05))
+                _ = lock.wait(until: Date(timeIntervalSinceNow: 0.05))
                 continue
             }
             if pcm == nil { reopenIfDue() }
@@ -94,10 +94,10 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
                     done += frames
                     accept(frames: frames, bytes: frames * pcm.setup.bytesPerFrame)
                 case .wouldBlock:
-                    lock.wait(until: Date(timeIntervalSinceNow: waitForRoom(on: pcm, frames: chunk)))
+                    _ = lock.wait(until: Date(timeIntervalSinceNow: waitForRoom(on: pcm, frames: chunk)))
                 case .underrun, .suspended:
                     if outcome == .underrun { underrunCount += 1 }
-                    if try !pcm.recover(from: outcome) { lock.wait(until: Date(timeIntervalSinceNow: 0.1)) }
+                    if try !pcm.recover(from: outcome) { _ = lock.wait(until: Date(timeIntervalSinceNow: 0.1)) }
                 }
             } catch {
                 lose(pcm, because: error)
@@ -258,7 +258,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         if until < now { until = now }
         let lead = Self.duration(options.bufferTime)
         if until - now > lead {
-            lock.wait(until: Date(timeIntervalSinceNow: Self.seconds(until - now - lead)))
+            _ = lock.wait(until: Date(timeIntervalSinceNow: Self.seconds(until - now - lead)))
             return 0
         }
         pacedUntil = until + .nanoseconds(Int64(Double(chunk) / rate * 1e9))

@@ -16,6 +16,8 @@ final class DRMScreen {
     let flips: DRMPageFlipWaiter
     private var buffers: [DRMDumbBuffer]
     private var back = 1
+    /// The back buffer holds a drawn picture not yet flipped to.
+    private var isPrepared = false
 
     /// Chooses the connector and mode `options` ask for among `card`'s, and the CRTC to drive it;
     /// nothing is shown until `show(copying:)`.
@@ -124,13 +126,20 @@ final class DRMScreen {
 
     private var frontBuffer: PixelBuffer { buffers[1 - back].pixelBuffer }
 
-    /// Draws into the buffer not on screen and flips to it; waits first for the last flip, since
-    /// that buffer was on screen until it completed.
-    func present(_ draw: (PixelBuffer) throws -> Void) throws {
+    /// Draws into the buffer not on screen; waits first for the last flip, since that buffer was
+    /// on screen until it completed.
+    func prepare(_ draw: (PixelBuffer) throws -> Void) throws {
+        isPrepared = false
         try flips.waitForPendingFlip()
-        let buffer = buffers[back]
-        try draw(buffer.pixelBuffer)
-        try scanout.flip(to: buffer)
+        try draw(buffers[back].pixelBuffer)
+        isPrepared = true
+    }
+
+    /// Flips to what `prepare` drew; nothing when nothing is prepared.
+    func showPrepared() throws(DRMError) {
+        guard isPrepared else { return }
+        isPrepared = false
+        try scanout.flip(to: buffers[back])
         flips.flipQueued()
         back = 1 - back
     }

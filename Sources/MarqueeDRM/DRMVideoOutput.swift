@@ -88,12 +88,21 @@ public final class DRMVideoOutput: VideoOutput, @unchecked Sendable {
         }
     }
 
-    public func present(_ draw: (PixelBuffer) throws -> Void) throws {
+    public func prepare(_ draw: (PixelBuffer) throws -> Void) throws {
+        try whileShowing { screen in try screen.prepare(draw) }
+    }
+
+    public func showPrepared() throws {
+        try whileShowing { screen in try screen.showPrepared() }
+    }
+
+    /// Runs `body` on the screen unless the picture is paused; a lost master pauses it.
+    private func whileShowing(_ body: (DRMScreen) throws -> Void) throws {
         try lock.withLock {
             guard card != nil else { throw DRMError(operation: "present", message: "the DRM output is closed") }
             guard pauses.isEmpty, let screen, screen.size == sizeGivenToPlayer else { return }
             do {
-                try screen.present(draw)
+                try body(screen)
             } catch let error as DRMError where error.code == EACCES || error.code == EPERM {
                 // Someone else is master now (a VT switch without VT_PROCESS, a compositor);
                 // the hotplug thread asks for master back every few seconds.

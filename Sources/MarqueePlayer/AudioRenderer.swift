@@ -38,6 +38,8 @@ final class AudioRenderer: @unchecked Sendable {
     /// present thread to map the device position back to an item's time.
     private let anchors = Mutex<[Anchor]>([])
     static let anchorsKept = 64
+    private let startGate = NSCondition()
+    private var isStartHeld = false
     /// Frames handed to the output so far (audio thread only).
     private var framesSubmitted: Int64 = 0
 
@@ -199,7 +201,20 @@ final class AudioRenderer: @unchecked Sendable {
         }
     }
 
+    /// Until `releaseStart`, nothing reaches the device: the first write waits.
+    func holdStart() {
+        startGate.withLock { isStartHeld = true }
+    }
+
+    func releaseStart() {
+        startGate.withLock {
+            isStartHeld = false
+            startGate.broadcast()
+        }
+    }
+
     private func write(_ samples: [Float]) {
+        startGate.withLock { while isStartHeld { startGate.wait() } }
         var samples = samples
         applyGain(to: &samples)
         framesSubmitted += Int64(samples.count / channels)

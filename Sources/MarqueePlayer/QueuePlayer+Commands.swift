@@ -109,6 +109,7 @@ extension QueuePlayer {
         upcoming = nil
         pausedAt = nil
         // Stopped is not paused: the next play starts afresh and its sound must flow.
+        releaseAudioHold()
         audioRenderer?.setPaused(false)
         emitAll(machine.handle(.stop))
         do {

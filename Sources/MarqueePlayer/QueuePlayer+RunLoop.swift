@@ -9,10 +9,12 @@ extension QueuePlayer {
         defer {
             current?.cancel()
             upcoming?.cancel()
+            releaseAudioHold()
             // Whatever audio is scheduled and complete is written before the run ends.
             audioRenderer?.finish()
         }
         origin = clock.now()
+        holdAudioForFirstPicture()
         emitAll(machine.handle(.play))
         guard let first = cursor.start() else {
             emitAll(machine.handle(.queueExhausted))
@@ -90,6 +92,7 @@ extension QueuePlayer {
             if asset.mediaTypes.contains(.video) {
                 upcomingAfterFirstFrame = true
             } else {
+                releaseAudioHold()
                 prepareUpcoming()
             }
         case .frame(let picture, let pts, let itemTime):
@@ -101,6 +104,7 @@ extension QueuePlayer {
                 prepareUpcoming()
             }
         case .ended(let length):
+            releaseAudioHold()
             timeline.advance(pastItemOfLength: length)
             let action = cursor.advanceAtEnd()
             if action == .idle {
@@ -113,6 +117,7 @@ extension QueuePlayer {
             current = nil
             follow(action)
         case .failed(let error):
+            releaseAudioHold()
             emitAll(machine.handle(.itemFailed(error)))
             failuresInARow += 1
             let action = cursor.advanceAtEnd()
@@ -123,10 +128,11 @@ extension QueuePlayer {
     }
 
     /// Presents a frame at its due time on the clock, or drops it when its successor is already
-    /// due. Commands that arrive while waiting are applied; if they replace the item, the frame
-    /// is discarded.
+    /// due. A frame that must wait is drawn first, so that only the flip is left for its due time.
+    /// Commands that arrive while waiting are applied; if they replace the item, the frame is
+    /// discarded.
     private func presentWhenDue(_ picture: VideoPicture, pts: MediaTime, itemTime: MediaTime, from pipeline: ItemPipeline) {
-        var isItemsFirstFrame = false
+        var isDrawn = false
         while current === pipeline && !shouldStop {
             if !machine.wantsToPlay && !pauseOnNextFrame {
                 waitForCommand()
@@ -139,12 +145,17 @@ extension QueuePlayer {
                 if pausedAt != nil { pausedAt = clock.now() }
                 scheduler.reset()
             } else if startsItem {
-                // An item's first frame shows at its slot or, if opening it took longer, now, and
-                // the timeline follows it: a late start must not be made up by dropping frames.
-                // Late by less than a frame it is simply shown, and the timeline keeps its beat:
-                // shifting it by every millisecond of jitter at a hand-over would add up over loops.
+                // An item's first frame shows at its slot or, if opening and drawing it took longer,
+                // now, and the timeline follows it: a late start must not be made up by dropping
+                // frames. Its draw counts: the first one sets up a scaler and can take several
+                // slots (85 ms for a 30 fps clip under TCG, and the two frames after it were
+                // dropped when it did not count). Late by less than a frame it is simply shown, and
+                // the timeline keeps its beat: shifting it by every millisecond of jitter at a
+                // hand-over would add up over loops.
                 startsItem = false
-                isItemsFirstFrame = true
+                draw(picture)
+                isDrawn = true
+                if isAudioHeldForFirstPicture { startSound(with: pipeline) }
                 let now = clock.now()
                 let late = now - (origin + timeline.timelineTime(ofItemTime: itemTime))
                 let successorDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
@@ -157,10 +168,17 @@ extension QueuePlayer {
             let nextDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
             switch scheduler.decide(due: due, nextDue: nextDue, now: clock.now()) {
             case .wait(let deadline):
+                if !isDrawn {
+                    draw(picture)
+                    isDrawn = true
+                    // Drawing took time: decide again.
+                    continue
+                }
                 if !sleepUntil(deadline) { applyPendingCommands() }
             case .present:
-                draw(picture)
-                if isItemsFirstFrame { keepSuccessorsAfterSlowFirstDraw(due: due, successorDue: nextDue) }
+                if !isDrawn { draw(picture) }
+                show()
+                releaseAudioHold()
                 trace(pts: pts, itemTime: itemTime, dropped: false)
                 track(pts: pts)
                 if machine.loadState == .playable && pipeline.isBufferFull { emitAll(machine.handle(.bufferLikelyToKeepUp)) }
@@ -177,17 +195,41 @@ extension QueuePlayer {
         }
     }
 
-    /// An item's first draw can take several slots (a scaler set up, buffers touched for the
-    /// first time: 85 ms for a 30 fps clip measured under TCG). If it took two slots or more, the
-    /// timeline starts when that frame reached the screen, as it does for a late open, instead
-    /// of dropping the frames that fell due meanwhile. Shorter overruns keep the beat: the
-    /// successor is shown a little late and the frames after it on their slots.
-    private func keepSuccessorsAfterSlowFirstDraw(due: MediaTime, successorDue: MediaTime?) {
-        guard let successorDue else { return }
-        let now = clock.now()
-        if now >= successorDue + (successorDue - due) {
-            timeline.restart(at: timeline.itemOrigin + (now - due))
+    /// At start no sound reaches the device until the first picture is on screen, so the sound
+    /// does not run ahead of it by the time the first frame takes to open and draw (63 ms
+    /// measured under TCG: the first flash came that much after its beep). Items without video,
+    /// failures, a stop and the end of the run release it too.
+    private func holdAudioForFirstPicture() {
+        guard let audioRenderer else { return }
+        audioRenderer.holdStart()
+        isAudioHeldForFirstPicture = true
+    }
+
+    /// The first picture is drawn: the sound starts, and once the device is heard playing it the
+    /// schedule is set by what it plays, so the picture goes up with its sound instead of the
+    /// device's start-up time ahead of it (23–36 ms measured under TCG without this).
+    private func startSound(with pipeline: ItemPipeline) {
+        releaseAudioHold()
+        guard settings.followsAudioClock, let renderer = audioRenderer, pipeline.audio != nil else { return }
+        let deadline = clock.now() + Self.soundStartLimit
+        while clock.now() < deadline && !hasPendingWork {
+            if let playing = renderer.playingPosition(), playing.serial == pipeline.serial, playing.itemFrame >= 0 {
+                let heard = MediaTime(playing.itemFrame, per: Int64(renderer.output.format.sampleRate))
+                origin = clock.now() - timeline.timelineTime(ofItemTime: heard)
+                return
+            }
+            clock.sleep(until: clock.now() + MediaTime(1, per: 1000))
         }
+    }
+
+    /// How long the first picture waits for the device to start playing; a device that takes
+    /// longer (or is missing) is followed once it plays.
+    static let soundStartLimit = MediaTime(1, per: 2)
+
+    func releaseAudioHold() {
+        guard isAudioHeldForFirstPicture else { return }
+        isAudioHeldForFirstPicture = false
+        audioRenderer?.releaseStart()
     }
 
     /// Audio is the master clock: when the device is playing this item's audio, the schedule's
@@ -217,6 +259,7 @@ extension QueuePlayer {
         position = max(pts, currentTiming?.start ?? .zero)
     }
 
+    /// Draws into the back buffer; `show` flips to it.
     private func draw(_ picture: VideoPicture) {
         guard let asset = currentAsset, let codedSize = asset.codedSize, let pipeline = current else { return }
         let geometry = ScalingGeometry(sourceSize: codedSize, sampleAspectRatio: asset.sampleAspectRatio,
@@ -224,9 +267,17 @@ extension QueuePlayer {
                                        displayRotation: settings.displayRotation)
         let placement = geometry.placement(for: userScaling ?? pipeline.item.scaling ?? settings.scaling)
         do {
-            try video.present { buffer in
+            try video.prepare { buffer in
                 try picture.draw(into: buffer, placement: placement, background: settings.background)
             }
+        } catch {
+            emit(.error(message: "video output: \(error)"))
+        }
+    }
+
+    private func show() {
+        do {
+            try video.showPrepared()
         } catch {
             emit(.error(message: "video output: \(error)"))
         }

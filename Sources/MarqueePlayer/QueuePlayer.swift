@@ -74,6 +74,8 @@ public final class QueuePlayer: @unchecked Sendable {
     /// Numbers pipelines, so the audio clock can tell whose audio the device is playing.
     var pipelineSerial = 0
     var audioFollower = AudioClockFollower()
+    /// The device stays paused until the first picture is on screen (see `holdAudioForFirstPicture`).
+    var isAudioHeldForFirstPicture = false
     var volume: VolumeControl
 
     public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,

@@ -1,13 +1,15 @@
 import MarqueeCore
 @testable import MarqueePlayer
 
-/// A headless output whose draws take time on the virtual clock: `costs[n]` for the n-th present
+/// A headless output whose draws take time on the virtual clock: `costs[n]` for the n-th draw
 /// (1-based), none for the others. Only the present thread calls it.
 final class DrawCostOutput: VideoOutput, @unchecked Sendable {
     private let canvas: HeadlessVideoOutput
     private let clock: VirtualClock
     private let costs: [Int: MediaTime]
-    private var presents = 0
+    private var draws = 0
+    /// The clock's time at each show.
+    private(set) var shownAt: [MediaTime] = []
 
     init(size: PixelSize, clock: VirtualClock, costs: [Int: MediaTime]) {
         canvas = HeadlessVideoOutput(size: size)
@@ -17,9 +19,14 @@ final class DrawCostOutput: VideoOutput, @unchecked Sendable {
 
     var screenSize: PixelSize { canvas.screenSize }
 
-    func present(_ draw: (PixelBuffer) throws -> Void) throws {
-        try canvas.present(draw)
-        presents += 1
-        if let cost = costs[presents] { clock.advance(by: cost) }
+    func prepare(_ draw: (PixelBuffer) throws -> Void) throws {
+        try canvas.prepare(draw)
+        draws += 1
+        if let cost = costs[draws] { clock.advance(by: cost) }
+    }
+
+    func showPrepared() throws {
+        try canvas.showPrepared()
+        shownAt.append(clock.now())
     }
 }

@@ -68,7 +68,7 @@ import Testing
         #expect((5...11).contains(paused.count), "\(paused.count) pings in 1.5 s while paused")
         #expect(gaps(paused).allSatisfy { $0 >= 0.1 && $0 <= slowest }, "\(gaps(paused))")
 
-        // A screen whose page flip never completes: the present thread is stuck in present().
+        // A screen whose page flip never completes: the present thread is stuck in showPrepared().
         output.freeze()
         player.send(.play)
         #expect(output.waitUntilStuck())
@@ -82,7 +82,7 @@ import Testing
     }
 }
 
-/// A screen that can be made to hang in present(), as a page flip that never completes would.
+/// A screen that can be made to hang in showPrepared(), as a page flip that never completes would.
 final class FreezableOutput: VideoOutput, @unchecked Sendable {
     private let inner = HeadlessVideoOutput(size: PixelSize(width: 64, height: 36))
     private let gate = NSCondition()
@@ -91,7 +91,11 @@ final class FreezableOutput: VideoOutput, @unchecked Sendable {
 
     var screenSize: PixelSize { inner.screenSize }
 
-    func present(_ draw: (PixelBuffer) throws -> Void) throws {
+    func prepare(_ draw: (PixelBuffer) throws -> Void) throws {
+        try inner.prepare(draw)
+    }
+
+    func showPrepared() throws {
         gate.lock()
         while frozen {
             stuck = true
@@ -100,7 +104,7 @@ final class FreezableOutput: VideoOutput, @unchecked Sendable {
         }
         stuck = false
         gate.unlock()
-        try inner.present(draw)
+        try inner.showPrepared()
     }
 
     func freeze() { gate.withLock { frozen = true } }

@@ -1,8 +1,23 @@
 /// Where pictures are shown: a KMS/DRM screen or the headless canvas.
+///
+/// Showing a picture takes two steps so that drawing, which can take most of a frame slot, happens
+/// before the frame is due and only the flip happens at its due time: a picture reaches the screen
+/// when the clock says, not a draw's length later (which would put it behind its sound).
 public protocol VideoOutput: AnyObject {
     /// The framebuffer's size as scanned out.
     var screenSize: PixelSize { get }
-    /// Lends a back buffer to `draw`, then shows it (a page flip on DRM). Blocks the present thread
-    /// until the buffer can be reused; never more than one flip in flight.
-    func present(_ draw: (PixelBuffer) throws -> Void) throws
+    /// Lends the back buffer to `draw` without showing it. Blocks the present thread until that
+    /// buffer is free (its last flip completed); never more than one flip in flight. Drawing
+    /// again before `showPrepared` replaces the picture.
+    func prepare(_ draw: (PixelBuffer) throws -> Void) throws
+    /// Shows what the last `prepare` drew (a page flip on DRM); nothing when nothing is prepared.
+    func showPrepared() throws
+}
+
+extension VideoOutput {
+    /// Draws and shows at once.
+    public func present(_ draw: (PixelBuffer) throws -> Void) throws {
+        try prepare(draw)
+        try showPrepared()
+    }
 }
