@@ -2,6 +2,8 @@
 """Checks the WAV qemu wrote from the guest's intel-hda against the marquee event trace.
 
   audio-check.py tone WAV                 a 1 kHz tone is in the WAV (prints its length and frequency)
+  audio-check.py tones WAV                every sound over 0.5 s, in order, as SECONDS@HZ
+  audio-check.py seconds WAV HZ           seconds of sound at HZ (within 3 %: a tone cut and resumed mid-wave reads a little low), however often it stops
   audio-check.py sync WAV EVENTS.jsonl    each beep's onset in the WAV against the presentation time
                                           (`t`) of the flash frame with the same pts in the trace
 
@@ -77,7 +79,26 @@ def sync(path, events):
     print(summary)
     return 0 if worst <= 0.033 else 1
 
+def tones(path):
+    """Every sound longer than 0.5 s in the WAV, as SECONDS@HZ, in order."""
+    rate, left = read(path)
+    found = [(a, b) for a, b in bursts(left, rate) if b - a > rate * 0.5]
+    print(' '.join(f'{(b - a) / rate:.3f}@{frequency(left, rate, a, b):.1f}' for a, b in found))
+    return 0
+
+def seconds(path, hz):
+    """The length of every sound at `hz`, added up: a tone interrupted and resumed counts whole."""
+    rate, left = read(path)
+    total = sum(b - a for a, b in bursts(left, rate, gap=0.02)
+                if b - a > rate * 0.05 and abs(frequency(left, rate, a, b) - hz) < hz * 0.03)
+    print(f'{total / rate:.3f}')
+    return 0
+
 if __name__ == '__main__':
+    if len(sys.argv) == 4 and sys.argv[1] == 'seconds':
+        sys.exit(seconds(sys.argv[2], float(sys.argv[3])))
+    if len(sys.argv) == 3 and sys.argv[1] == 'tones':
+        sys.exit(tones(sys.argv[2]))
     if len(sys.argv) == 3 and sys.argv[1] == 'tone':
         sys.exit(tone(sys.argv[2]))
     if len(sys.argv) == 4 and sys.argv[1] == 'sync':

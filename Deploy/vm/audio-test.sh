@@ -7,6 +7,11 @@
 #          played with --output drm --audio alsa --trace-frames: every beep sits within one frame
 #          (33 ms) of its flash's presentation time, relative to the first pair
 #   probe  `marquee probe` lists the HDA card and its playback device
+#   name   the tone through `alsa:hw:0,0`, `alsa:plughw:0` and `alsa:sysdefault:CARD=Intel`
+#   xrun   SIGSTOP for 0.5 s mid-tone: the device runs dry, the player logs it, recovers in place and
+#          all 3 s of the tone are heard; exit 0
+#   vanish the HDA controller unbound from its driver mid-tone and bound again: the player logs the
+#          lost device, plays on video-only, logs it back and the tone is heard again; exit 0
 # Prints PASS/FAIL per check; exits 1 on any failure. Hard timeouts on every step.
 #
 # Usage: Deploy/vm/audio-test.sh
@@ -30,9 +35,11 @@ marquee=$("$here/marquee-binary.sh") || die "no marquee binary"
 
 fixtures=$cache/audio-fixtures
 mkdir -p "$fixtures"
-if [ ! -s "$fixtures/tone.wav" ]; then
+# 1 s of 1 kHz, then 0.5 s of silence: the WAV holds only what the guest played, so without it
+# the tone runs one after another would merge into one sound.
+if [ ! -s "$fixtures/tone-1000.wav" ]; then
   timeout 60 ffmpeg -hide_banner -loglevel error -y -f lavfi -i "sine=frequency=1000:sample_rate=48000:duration=1" \
-    -af volume=4 -ac 2 -c:a pcm_s16le "$fixtures/tone.wav" || die "ffmpeg could not make the tone"
+    -af volume=4,apad=pad_dur=0.5 -ac 2 -c:a pcm_s16le "$fixtures/tone-1000.wav" || die "ffmpeg could not make the tone"
 fi
 if [ ! -s "$fixtures/flash-beep.mp4" ]; then
   # The flash is the one frame at each whole second (mod(t,1) < 0.03 holds for t = k only at 30 fps);
@@ -47,7 +54,16 @@ fi
 
 share=$cache/audio-share
 rm -rf "$share"; mkdir -p "$share"
-cp "$fixtures/tone.wav" "$fixtures/flash-beep.mp4" "$share/"
+# 3 s for the underrun (1.5 kHz) and 6 s for the vanishing card (2 kHz): tones: each is found in the WAV by its
+# pitch, however the interruption splits it.
+for tone in 1500:3 2000:6; do
+  hz=${tone%:*}
+  if [ ! -s "$fixtures/tone-$hz.wav" ]; then
+    timeout 60 ffmpeg -hide_banner -loglevel error -y -f lavfi -i "sine=frequency=$hz:sample_rate=48000:duration=${tone#*:}" \
+      -af volume=4 -ac 2 -c:a pcm_s16le "$fixtures/tone-$hz.wav" || die "ffmpeg could not make the $hz Hz tone"
+  fi
+done
+cp "$fixtures/tone-1000.wav" "$fixtures/tone-1500.wav" "$fixtures/tone-2000.wav" "$fixtures/flash-beep.mp4" "$share/"
 cat > "$share/guest.sh" <<'GUEST'
 #!/bin/sh
 # Runs in the guest. $1 = marquee; $MVM_SHARE = the share.
@@ -69,9 +85,46 @@ echo "sync rc=$rc"
 # The WAV holds only what the guest played (no silence between runs): the tone comes after the clip,
 # whose last beep is followed by a second of silence, so the two cannot merge.
 rc=0
-timeout 60 "$marquee" play "$s/tone.wav" --output headless --audio alsa --repeat off --exit-when-idle \
+timeout 60 "$marquee" play "$s/tone-1000.wav" --output headless --audio alsa --repeat off --exit-when-idle \
   > "$s/tone.log" 2>&1 || rc=$?
 echo "tone rc=$rc"
+# Device names: the card's hw, plughw and sysdefault PCMs play the same tone.
+for name in hw:0,0 plughw:0 sysdefault:CARD=Intel; do
+  rc=0
+  timeout 60 "$marquee" play "$s/tone-1000.wav" --output headless --audio "alsa:$name" --repeat off --exit-when-idle \
+    > "$s/name-$name.log" 2>&1 || rc=$?
+  echo "name-$name rc=$rc"
+done
+# Underrun: the player (timeout's child) is stopped for 0.5 s in the middle of a 3 s tone, so the
+# device runs dry; after SIGCONT its write fails with EPIPE, the PCM is prepared again and the rest
+# plays: no sample is lost, only delayed.
+timeout 60 "$marquee" play "$s/tone-1500.wav" --output headless --audio alsa --repeat off --exit-when-idle \
+  > "$s/xrun.log" 2>&1 &
+pid=$!
+i=0; while ! grep -q 'started' "$s/xrun.log" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+player=$(pgrep -P $pid)
+echo "xrun-player pid=${player:-none}"
+kill -STOP $player; sleep 0.5; kill -CONT $player
+rc=0; wait $pid || rc=$?
+echo "xrun rc=$rc"
+# Vanish: 1 s into a 6 s tone the HDA controller is unbound from its driver (the card disappears:
+# writes fail with ENODEV) and bound again 1 s later; the player goes on video-only, finds the
+# card again on a retry and the rest of the tone is heard.
+timeout 60 "$marquee" play "$s/tone-2000.wav" --output headless --audio alsa --repeat off --exit-when-idle \
+  > "$s/vanish.log" 2>&1 &
+pid=$!
+i=0; while ! grep -q 'started' "$s/vanish.log" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+hda=$(basename "$(readlink -f /sys/class/sound/card0/device)")
+echo "vanish-controller pci=$hda"
+echo "$hda" > /sys/bus/pci/drivers/snd_hda_intel/unbind
+sleep 1
+echo "$hda" > /sys/bus/pci/drivers/snd_hda_intel/bind
+i=0; while [ ! -e /dev/snd/pcmC0D0p ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+for control in Master PCM Front Speaker Headphone; do amixer -q -c 0 sset "$control" 100% unmute 2>/dev/null; done
+rc=0; wait $pid || rc=$?
+echo "vanish rc=$rc"
 # qemu loses the last ~40 ms if the guest powers off right after the last write.
 sleep 1
 GUEST
@@ -105,5 +158,39 @@ elif detail=$(python3 "$here/audio-check.py" sync "$share/out.wav" "$share/sync.
 else
   report sync fail "$detail"
 fi
+# The 1 kHz tones after the sync clip, in the order played: default, then the three names.
+tones=$(python3 "$here/audio-check.py" tones "$share/out.wav")
+echo "INFO tones in the WAV (seconds at Hz): $tones"
+nth_tone() { echo "$tones" | tr ' ' '\n' | sed -n "$1p"; }
+index=2
+for name in hw:0,0 plughw:0 sysdefault:CARD=Intel; do
+  t=$(nth_tone $index); index=$((index + 1))
+  if [ "$(field "name-$name" rc "$out")" != 0 ]; then
+    report "name $name" fail "marquee exited $(field "name-$name" rc "$out"): $(tail -2 "$share/name-$name.log" | tr '\n' ' ')"
+  elif [ -z "$t" ] || ! awk -v t="$t" 'BEGIN { split(t, p, "@"); exit !(p[1] > 0.95 && p[2] > 995 && p[2] < 1005) }'; then
+    report "name $name" fail "no 1 s tone at 1 kHz in its place in the WAV (tones: $tones)"
+  else
+    report "name $name" ok "tone ${t} Hz; $(grep -o "ALSA '$name'.*" "$share/name-$name.log" | head -1)"
+  fi
+done
+# Underrun: the whole 3 s heard (a gap is allowed, a loss is not). Vanish: the second before the
+# unbind and what follows the card's return (1 s later, plus the 1 s retry and the mixer's unmute).
+# Each run's journal must hold its lines (words separated by +).
+for run in "xrun:1500:ran dry:2.95" "vanish:2000:playing video only+is back:1.5"; do
+  IFS=: read -r name hz words least <<< "$run"
+  heard=$(python3 "$here/audio-check.py" seconds "$share/out.wav" "$hz")
+  missing=""
+  IFS=+ read -ra needed <<< "$words"
+  for word in "${needed[@]}"; do grep -q "$word" "$share/$name.log" || missing="$missing '$word'"; done
+  if [ "$(field $name rc "$out")" != 0 ]; then
+    report $name fail "marquee exited $(field $name rc "$out"): $(tail -2 "$share/$name.log" | tr '\n' ' ')"
+  elif [ -n "$missing" ]; then
+    report $name fail "no$missing line ($(grep -E '^(xrun-player|vanish-controller) ' "$out" | tr '\n' ' ')); log: $(tail -4 "$share/$name.log" | tr '\n' ' ')"
+  elif ! awk -v h="$heard" -v l="$least" 'BEGIN { exit !(h >= l) }'; then
+    report $name fail "$heard s of the $hz Hz tone in the WAV (at least $least s expected)"
+  else
+    report $name ok "$(grep -E "audio: .*(${words//+/|})" "$share/$name.log" | sed 's/^[a-z]*: //' | paste -sd ';' -); exit 0; $heard s of the $hz Hz tone heard"
+  fi
+done
 echo "audio-test: $failures failure(s)"
 [ $failures -eq 0 ]

@@ -39,6 +39,9 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     private var announceOnFirstWrite = false
     private var encoded: [UInt8] = []
     public private(set) var underrunCount = 0
+    /// The current suspend has been logged: a resume the driver answers with EAGAIN is retried
+    /// without another line.
+    private var suspendReported = false
 
     private enum PauseKind { case hardware, dropped, notRunning }
 
@@ -92,11 +95,12 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
                         log("audio: ALSA '\(options.device)' is back: \(pcm.setup)")
                     }
                     done += frames
+                    suspendReported = false
                     accept(frames: frames, bytes: frames * pcm.setup.bytesPerFrame)
                 case .wouldBlock:
                     _ = lock.wait(until: Date(timeIntervalSinceNow: waitForRoom(on: pcm, frames: chunk)))
                 case .underrun, .suspended:
-                    if outcome == .underrun { underrunCount += 1 }
+                    reportInterruption(outcome)
                     if try !pcm.recover(from: outcome) { _ = lock.wait(until: Date(timeIntervalSinceNow: 0.1)) }
                 }
             } catch {
@@ -209,6 +213,22 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
             primeAgain.removeFirst(written * pcm.setup.bytesPerFrame)
         } else {
             primeAgain = []
+        }
+    }
+
+    /// One line per suspend; for underruns the 1st, 10th, 100th ..., so a device that keeps
+    /// running dry is in the journal without flooding it.
+    private func reportInterruption(_ outcome: ALSAWriteOutcome) {
+        if outcome == .suspended {
+            if !suspendReported { log("audio: ALSA '\(options.device)' was suspended; resuming in place") }
+            suspendReported = true
+            return
+        }
+        underrunCount += 1
+        var mark = 1
+        while mark < underrunCount { mark *= 10 }
+        if mark == underrunCount {
+            log("audio: ALSA '\(options.device)' ran dry (underrun \(underrunCount)); recovering in place")
         }
     }
 
