@@ -136,7 +136,8 @@ rc=0; wait $pid || rc=$?
 timeout 60 "$marquee" play "$s/clip-legacy.yaml" --output drm --scaling none \
   --events "$s/$gpu-legacy-clip.jsonl" --trace-frames > "$s/$gpu-legacy-clip.log" 2>&1 &
 pid=$!
-sleep 6
+# 3.5 s of flips from the first frame on: start-up (libraries over 9p) took 1.5-3.8 s.
+wait_frame "$s/$gpu-legacy-clip.jsonl" 30 && sleep 3.5
 kill -TERM $pid
 rc2=0; wait $pid || rc2=$?
 sleep 0.5
