@@ -64,6 +64,7 @@ for tone in 1500:3 2000:6; do
   fi
 done
 cp "$fixtures/tone-1000.wav" "$fixtures/tone-1500.wav" "$fixtures/tone-2000.wav" "$fixtures/flash-beep.mp4" "$share/"
+marquee=$("$here/guest-visible.sh" "$marquee" "$share")
 cat > "$share/guest.sh" <<'GUEST'
 #!/bin/sh
 # Runs in the guest. $1 = marquee; $MVM_SHARE = the share.

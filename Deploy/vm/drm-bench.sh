@@ -17,6 +17,7 @@ command -v mpv >/dev/null || { echo "drm-bench: mpv not found (apt-get install m
 marquee=$("$here/marquee-binary.sh")
 share=$cache/drm-bench
 rm -rf "$share"; mkdir -p "$share"
+marquee=$("$here/guest-visible.sh" "$marquee" "$share")
 timeout 120 ffmpeg -hide_banner -loglevel error -y -f lavfi -i testsrc2=size=640x360:rate=30:duration=10 \
   -c:v libx264 -preset veryfast -pix_fmt yuv420p -g 60 "$share/clip.mp4"
 cat > "$share/frames.lua" <<'LUA'

@@ -235,8 +235,7 @@ for gpu in "${gpus[@]}"; do
   cp "$here/console.py" "$share/"
   printf 'playlist:\n  items:\n    - url: still.mkv\n      duration: 3\ndisplay:\n  output: drm:/dev/dri/card0\n  connector: Virtual-1\n  mode: 1024x768\n  scaling: fill\n' > "$share/still-config.yaml"
   printf 'playlist:\n  items:\n    - url: still.mkv\ndisplay:\n  output: drm\n  connector: HDMI-A-1\n' > "$share/still-badconnector.yaml"
-  bin=$marquee
-  case "$marquee" in /tmp/*|/run/*|/var/tmp/*|/dev/shm/*) cp "$marquee" "$share/marquee"; bin=$share/marquee ;; esac
+  bin=$("$here/guest-visible.sh" "$marquee" "$share")
   guest_script > "$share/guest.sh"
   t=$(date +%s.%N)
   vm_timeout=${VM_TIMEOUT:-240}

@@ -61,8 +61,7 @@ share=$cache/input-share
 rm -rf "$share"; mkdir -p "$share"
 cp "$fixtures"/clip1.mp4 "$fixtures"/clip2.mp4 "$fixtures"/clip3.mp4 "$here/uinput-keypad.py" "$share/"
 printf 'playlist:\n  repeat: all\n  items:\n    - url: clip1.mp4\n    - url: clip2.mp4\n    - url: clip3.mp4\n' > "$share/three.yaml"
-bin=$marquee
-case "$marquee" in /tmp/*|/run/*|/var/tmp/*|/dev/shm/*) cp "$marquee" "$share/marquee"; bin=$share/marquee ;; esac
+bin=$("$here/guest-visible.sh" "$marquee" "$share")
 
 cat > "$share/guest.sh" <<'GUEST'
 #!/bin/sh

@@ -51,9 +51,7 @@ fi
 share=$cache/smoke-share
 rm -rf "$share"; mkdir -p "$share"
 cp "$clip_cache" "$share/clip.mp4"
-case "$marquee" in
-  /tmp/*|/run/*|/var/tmp/*|/dev/shm/*) cp "$marquee" "$share/marquee"; marquee=$share/marquee ;;
-esac
+marquee=$("$here/guest-visible.sh" "$marquee" "$share")
 
 cat > "$share/guest.sh" <<'GUEST'
 #!/bin/sh
