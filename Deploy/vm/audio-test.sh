@@ -54,8 +54,8 @@ fi
 
 share=$cache/audio-share
 rm -rf "$share"; mkdir -p "$share"
-# 3 s for the underrun (1.5 kHz) and 6 s for the vanishing card (2 kHz): tones: each is found in the WAV by its
-# pitch, however the interruption splits it.
+# The underrun's tone (3 s at 1.5 kHz) and the vanishing card's (6 s at 2 kHz) have pitches of their
+# own, so each is found in the WAV however the interruption cut it.
 for tone in 1500:3 2000:6; do
   hz=${tone%:*}
   if [ ! -s "$fixtures/tone-$hz.wav" ]; then
