@@ -3,57 +3,96 @@ import MarqueeALSA
 import MarqueeCore
 import Testing
 
-/// A suspended stream (ESTRPIPE) is recovered in place, through real alsa-lib.
+/// A suspended stream (ESTRPIPE) and underruns (EPIPE) are recovered in place, through real alsa-lib.
 ///
-/// alsa-lib's own plugins cannot be suspended, and the QEMU guest cannot suspend either (its root
-/// is on virtio-9p, which has no freeze/restore: the filesystem is gone after a resume). So the
-/// device here is a small external I/O plugin (alsa-lib's ioplug API), compiled when the test
-/// runs: it records every frame it is given, and after `suspend_after` frames it reports the
-/// stream SUSPENDED, as a driver does when the system sleeps, until snd_pcm_resume is called.
-/// alsa-lib itself turns that state into ESTRPIPE for the writer, exactly as it does for a card.
-@Suite struct ALSASuspendTests {
+/// alsa-lib's own plugins can neither be suspended nor run dry, and the QEMU guest cannot suspend
+/// (its root is on virtio-9p, which has no freeze/restore: the filesystem is gone after a resume).
+/// So the device here is a small external I/O plugin (alsa-lib's ioplug API), compiled when the
+/// test runs: it records every frame it is given, and after `suspend_after` frames it reports the
+/// stream SUSPENDED, as a driver does when the system sleeps, until snd_pcm_resume is called; with
+/// `xrun_every` it reports an underrun (XRUN) after every so many frames. alsa-lib itself turns
+/// those states into ESTRPIPE and EPIPE for the writer, exactly as it does for a card.
+@Suite struct ALSAInterruptionTests {
     @Test func aSuspendedStreamIsResumedInPlaceWithOneLineAndNothingLost() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-alsa-suspend-\(UUID().uuidString)")
+        let device = try InterruptingDevice(settings: "suspend_after 12000")
+        let output = device.output()
+        try device.play(through: output)
+
+        let suspended = device.log.all.filter { $0.contains("was suspended; resuming in place") }
+        #expect(suspended == ["audio: ALSA 'sleeper' was suspended; resuming in place"], "\(device.log.all)")
+        #expect(!device.log.all.contains { $0.contains("playing video only") }, "the device is kept, not dropped: \(device.log.all)")
+        #expect(output.underrunCount == 0)
+        #expect(try device.heard() == device.tone, "every frame reached the device once, in order, across the suspend")
+    }
+
+    @Test func underrunsAreRecoveredInPlaceAndLoggedAtTheFirstTenthAndHundredth() throws {
+        // 5 ms periods: 48000 frames go in 200 writes of 240, each followed by an underrun.
+        let device = try InterruptingDevice(settings: "xrun_every 240")
+        let output = device.output(periodTime: MediaTime(5, per: 1000), bufferTime: MediaTime(20, per: 1000))
+        try device.play(through: output)
+
+        #expect(output.underrunCount >= 100 && output.underrunCount < 200, "\(output.underrunCount)")
+        let lines = device.log.all.filter { $0.contains("ran dry") }
+        #expect(lines == [1, 10, 100].map { "audio: ALSA 'sleeper' ran dry (underrun \($0)); recovering in place" }, "\(device.log.all)")
+        #expect(!device.log.all.contains { $0.contains("playing video only") }, "\(device.log.all)")
+        #expect(try device.heard() == device.tone, "every frame reached the device once, in order, across the underruns")
+    }
+}
+
+/// The test device built and configured in a folder of its own, and one second of a stereo tone
+/// to write to it.
+private final class InterruptingDevice {
+    let folder: URL
+    let record: URL
+    let configuration: ALSAConfiguration
+    let log = LogLines()
+    let tone = stereoSine(frames: 48000, frequency: 1000, rate: 48000)
+
+    init(settings: String) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-alsa-interrupt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let plugin = try SuspendingPlugin.build(in: folder)
-        let record = folder.appendingPathComponent("record.raw")
-        let configuration = try ALSAConfiguration(text: """
-            pcm_type.marqueesuspend { lib "\(plugin.path)" }
-            pcm.sleeper { type marqueesuspend file "\(record.path)" suspend_after 12000 }
+        let plugin = try InterruptingPlugin.build(in: folder)
+        record = folder.appendingPathComponent("record.raw")
+        configuration = try ALSAConfiguration(text: """
+            pcm_type.marqueeinterrupt { lib "\(plugin.path)" }
+            pcm.sleeper { type marqueeinterrupt file "\(record.path)" \(settings) }
             """)
-        let log = LogLines()
-        let output = ALSAOutput(options: ALSAOutputOptions(device: "sleeper", preferredRate: 48000,
-                                                           retryInterval: MediaTime(1, per: 10), configuration: configuration),
-                                log: log.sink)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    func output(periodTime: MediaTime = ALSAOutputOptions.defaultPeriodTime,
+                bufferTime: MediaTime = ALSAOutputOptions.defaultBufferTime) -> ALSAOutput {
+        ALSAOutput(options: ALSAOutputOptions(device: "sleeper", bufferTime: bufferTime, periodTime: periodTime, preferredRate: 48000,
+                                              retryInterval: MediaTime(1, per: 10), configuration: configuration),
+                   log: log.sink)
+    }
+
+    /// Writes the tone in 0.05 s chunks, as the audio thread does.
+    func play(through output: ALSAOutput) throws {
         #expect(log.all.first?.contains("ALSA 'sleeper' 48000 Hz 2 ch FLOAT_LE") == true, "\(log.all)")
-        let tone = stereoSine(frames: 48000, frequency: 1000, rate: 48000)
         let started = ContinuousClock.now
         for chunk in stride(from: 0, to: tone.count, by: 4800) {
             try output.write(Array(tone[chunk..<min(tone.count, chunk + 4800)]))
         }
         #expect(ContinuousClock.now - started < .seconds(10), "one second of sound, written to a device that never blocks")
+    }
 
-        let suspended = log.all.filter { $0.contains("was suspended; resuming in place") }
-        #expect(suspended == ["audio: ALSA 'sleeper' was suspended; resuming in place"], "\(log.all)")
-        #expect(!log.all.contains { $0.contains("playing video only") }, "the device is kept, not dropped: \(log.all)")
-        #expect(output.underrunCount == 0)
-
+    /// What the device recorded, as floats.
+    func heard() throws -> [Float] {
         let bytes = try [UInt8](Data(contentsOf: record))
-        let heard = stride(from: 0, to: bytes.count - 3, by: 4).map { at in
+        return stride(from: 0, to: bytes.count - 3, by: 4).map { at in
             Float(bitPattern: UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24)
         }
-        #expect(heard.count == tone.count, "every frame reached the device once")
-        #expect(heard == tone, "in order, none repeated or lost across the suspend")
     }
 }
 
 /// The test device: an ioplug PCM (stereo float at 48 kHz) that records what it is given and
-/// suspends once.
-private enum SuspendingPlugin {
+/// suspends once or runs dry every so often.
+private enum InterruptingPlugin {
     static func build(in folder: URL) throws -> URL {
-        let source = folder.appendingPathComponent("suspend-plugin.c")
-        let library = folder.appendingPathComponent("libasound_module_pcm_marqueesuspend.so")
+        let source = folder.appendingPathComponent("interrupting-plugin.c")
+        let library = folder.appendingPathComponent("libasound_module_pcm_marqueeinterrupt.so")
         try code.write(to: source, atomically: true, encoding: .utf8)
         let flags = try run("/usr/bin/env", ["pkg-config", "--cflags", "--libs", "alsa"])
             .split(separator: " ").map(String.init).filter { !$0.isEmpty }
@@ -100,8 +139,10 @@ private enum SuspendingPlugin {
         FILE *record;
         snd_pcm_uframes_t consumed;    /* frames the "hardware" has played since prepare */
         snd_pcm_uframes_t transferred; /* frames given to the device in all */
-        long suspend_after;
+        long suspend_after;           /* 0: never */
         int has_suspended;
+        long xrun_every;              /* 0: never */
+        snd_pcm_uframes_t since_xrun;
     } sleeper_t;
 
     static int sleeper_start(snd_pcm_ioplug_t *io) { return 0; }
@@ -123,9 +164,13 @@ private enum SuspendingPlugin {
         fwrite(bytes, 8, size, s->record);
         fflush(s->record);
         s->transferred += size;
-        if (!s->has_suspended && s->transferred >= (snd_pcm_uframes_t)s->suspend_after) {
+        s->since_xrun += size;
+        if (s->suspend_after > 0 && !s->has_suspended && s->transferred >= (snd_pcm_uframes_t)s->suspend_after) {
             s->has_suspended = 1;
             snd_pcm_ioplug_set_state(io, SND_PCM_STATE_SUSPENDED);
+        } else if (s->xrun_every > 0 && s->since_xrun >= (snd_pcm_uframes_t)s->xrun_every) {
+            s->since_xrun = 0;
+            snd_pcm_ioplug_set_state(io, SND_PCM_STATE_XRUN);
         }
         return size;
     }
@@ -157,11 +202,11 @@ private enum SuspendingPlugin {
         .close = sleeper_close,
     };
 
-    SND_PCM_PLUGIN_DEFINE_FUNC(marqueesuspend)
+    SND_PCM_PLUGIN_DEFINE_FUNC(marqueeinterrupt)
     {
         snd_config_iterator_t i, next;
         const char *path = NULL;
-        long suspend_after = 0;
+        long suspend_after = 0, xrun_every = 0;
         snd_config_for_each(i, next, conf) {
             snd_config_t *n = snd_config_iterator_entry(i);
             const char *id;
@@ -169,6 +214,7 @@ private enum SuspendingPlugin {
             if (!strcmp(id, "comment") || !strcmp(id, "type") || !strcmp(id, "hint")) continue;
             if (!strcmp(id, "file") && snd_config_get_string(n, &path) >= 0) continue;
             if (!strcmp(id, "suspend_after") && snd_config_get_integer(n, &suspend_after) >= 0) continue;
+            if (!strcmp(id, "xrun_every") && snd_config_get_integer(n, &xrun_every) >= 0) continue;
             return -EINVAL;
         }
         if (stream != SND_PCM_STREAM_PLAYBACK || !path) return -EINVAL;
@@ -176,8 +222,9 @@ private enum SuspendingPlugin {
         if (!s) return -ENOMEM;
         if (pipe(s->fds) < 0 || !(s->record = fopen(path, "wb"))) { free(s); return -errno; }
         s->suspend_after = suspend_after;
+        s->xrun_every = xrun_every;
         s->io.version = SND_PCM_IOPLUG_VERSION;
-        s->io.name = "Marquee suspend test device";
+        s->io.name = "Marquee interrupting test device";
         s->io.poll_fd = s->fds[1];   /* a pipe's write end: always ready */
         s->io.poll_events = POLLOUT;
         s->io.callback = &callbacks;
@@ -196,6 +243,6 @@ private enum SuspendingPlugin {
         return 0;
     }
 
-    SND_PCM_PLUGIN_SYMBOL(marqueesuspend);
+    SND_PCM_PLUGIN_SYMBOL(marqueeinterrupt);
     """#
 }
