@@ -109,7 +109,9 @@ final class ALSAPCM {
         if outcome == .suspended {
             let resumed = snd_pcm_resume(handle)
             if resumed == -EAGAIN { return false }
-            if resumed >= 0 { return true }
+            // A resume that reports success but leaves the stream suspended would have the writer
+            // retry forever at full speed: such a stream is prepared instead.
+            if resumed >= 0 && state != SND_PCM_STATE_SUSPENDED { return true }
         }
         try check(snd_pcm_prepare(handle), "snd_pcm_prepare", device: name)
         return true

@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeALSA
 import MarqueeCore
+import Synchronization
 import Testing
 
 /// A suspended stream (ESTRPIPE) and underruns (EPIPE) are recovered in place, through real alsa-lib.
@@ -9,7 +10,8 @@ import Testing
 /// (its root is on virtio-9p, which has no freeze/restore: the filesystem is gone after a resume).
 /// So the device here is a small external I/O plugin (alsa-lib's ioplug API), compiled when the
 /// test runs: it records every frame it is given, and after `suspend_after` frames it reports the
-/// stream SUSPENDED, as a driver does when the system sleeps, until snd_pcm_resume is called; with
+/// stream SUSPENDED, as a driver does when the system sleeps, until snd_pcm_resume is called (or,
+/// with `resume_works 0`, until it is prepared again); with
 /// `xrun_every` it reports an underrun (XRUN) after every so many frames. alsa-lib itself turns
 /// those states into ESTRPIPE and EPIPE for the writer, exactly as it does for a card.
 @Suite struct ALSAInterruptionTests {
@@ -23,6 +25,17 @@ import Testing
         #expect(!device.log.all.contains { $0.contains("playing video only") }, "the device is kept, not dropped: \(device.log.all)")
         #expect(output.underrunCount == 0)
         #expect(try device.heard() == device.tone, "every frame reached the device once, in order, across the suspend")
+    }
+
+    /// A driver whose resume reports success but leaves the stream suspended: the stream is
+    /// prepared instead of being resumed again and again at full speed.
+    @Test func aResumeThatDoesNotResumeIsFollowedByAPrepare() throws {
+        let device = try InterruptingDevice(settings: "suspend_after 12000 resume_works 0")
+        let output = device.output()
+        try device.play(through: output)
+
+        #expect(device.log.all.filter { $0.contains("was suspended") }.count == 1, "\(device.log.all)")
+        #expect(try device.heard() == device.tone)
     }
 
     @Test func underrunsAreRecoveredInPlaceAndLoggedAtTheFirstTenthAndHundredth() throws {
@@ -68,14 +81,26 @@ private final class InterruptingDevice {
                    log: log.sink)
     }
 
-    /// Writes the tone in 0.05 s chunks, as the audio thread does.
+    /// Writes the tone in 0.05 s chunks on a thread of its own, as the audio thread does, and
+    /// waits 10 s at most: a writer stuck retrying fails the test instead of hanging the run.
     func play(through output: ALSAOutput) throws {
         #expect(log.all.first?.contains("ALSA 'sleeper' 48000 Hz 2 ch FLOAT_LE") == true, "\(log.all)")
-        let started = ContinuousClock.now
-        for chunk in stride(from: 0, to: tone.count, by: 4800) {
-            try output.write(Array(tone[chunk..<min(tone.count, chunk + 4800)]))
+        let done = DispatchSemaphore(value: 0)
+        let failure = Mutex<String?>(nil)
+        let tone = tone
+        Thread.detachNewThread {
+            do {
+                for chunk in stride(from: 0, to: tone.count, by: 4800) {
+                    try output.write(Array(tone[chunk..<min(tone.count, chunk + 4800)]))
+                }
+            } catch {
+                failure.withLock { $0 = "\(error)" }
+            }
+            done.signal()
         }
-        #expect(ContinuousClock.now - started < .seconds(10), "one second of sound, written to a device that never blocks")
+        let finished = done.wait(timeout: .now() + 10) == .success
+        #expect(finished, "one second of sound, written to a device that never blocks, took over 10 s: \(log.all.suffix(3))")
+        #expect(failure.withLock { $0 } == nil)
     }
 
     /// What the device recorded, as floats.
@@ -142,6 +167,7 @@ private enum InterruptingPlugin {
         long suspend_after;           /* 0: never */
         int has_suspended;
         long xrun_every;              /* 0: never */
+        long resume_works;            /* 0: snd_pcm_resume "succeeds" but the stream stays suspended */
         snd_pcm_uframes_t since_xrun;
     } sleeper_t;
 
@@ -183,7 +209,8 @@ private enum InterruptingPlugin {
 
     /* The driver resumes where it was: the stream waits to be started again. */
     static int sleeper_resume(snd_pcm_ioplug_t *io) {
-        snd_pcm_ioplug_set_state(io, SND_PCM_STATE_PREPARED);
+        sleeper_t *s = io->private_data;
+        if (s->resume_works) snd_pcm_ioplug_set_state(io, SND_PCM_STATE_PREPARED);
         return 0;
     }
 
@@ -206,7 +233,7 @@ private enum InterruptingPlugin {
     {
         snd_config_iterator_t i, next;
         const char *path = NULL;
-        long suspend_after = 0, xrun_every = 0;
+        long suspend_after = 0, xrun_every = 0, resume_works = 1;
         snd_config_for_each(i, next, conf) {
             snd_config_t *n = snd_config_iterator_entry(i);
             const char *id;
@@ -215,6 +242,7 @@ private enum InterruptingPlugin {
             if (!strcmp(id, "file") && snd_config_get_string(n, &path) >= 0) continue;
             if (!strcmp(id, "suspend_after") && snd_config_get_integer(n, &suspend_after) >= 0) continue;
             if (!strcmp(id, "xrun_every") && snd_config_get_integer(n, &xrun_every) >= 0) continue;
+            if (!strcmp(id, "resume_works") && snd_config_get_integer(n, &resume_works) >= 0) continue;
             return -EINVAL;
         }
         if (stream != SND_PCM_STREAM_PLAYBACK || !path) return -EINVAL;
@@ -223,6 +251,7 @@ private enum InterruptingPlugin {
         if (pipe(s->fds) < 0 || !(s->record = fopen(path, "wb"))) { free(s); return -errno; }
         s->suspend_after = suspend_after;
         s->xrun_every = xrun_every;
+        s->resume_works = resume_works;
         s->io.version = SND_PCM_IOPLUG_VERSION;
         s->io.name = "Marquee interrupting test device";
         s->io.poll_fd = s->fds[1];   /* a pipe's write end: always ready */
