@@ -170,6 +170,19 @@ import Testing
         #expect(loud.standardError.contains("info: item 1/2 started"), "\(loud.standardError)")
     }
 
+    /// `--audio alsa:PCM` hands the whole name, colons, commas and all, to alsa-lib; a device that
+    /// is not there is one line naming it, and the clip plays on without sound.
+    @Test func anALSADeviceNameReachesALSAWholeAndAMissingOneLeavesVideoPlaying() throws {
+        let folder = try Self.workspace.get()
+        let name = "hdmi:CARD=NoSuchCard,DEV=0"
+        let run = try MarqueeProcess.run(["play", "silent.mp4", "--audio", "alsa:\(name)", "--output", "headless:64x36",
+                                          "--input", "none", "--repeat", "off", "--exit-when-idle"], in: folder)
+        #expect(run.status == 0)
+        let lines = run.standardError.split(separator: "\n").filter { $0.contains("playing video only") }
+        #expect(lines.count == 1 && lines[0].contains("snd_pcm_open on '\(name)'"), "\(run.standardError)")
+        #expect(run.standardError.contains("item 1/1 ended (playbackEnded)"), "\(run.standardError)")
+    }
+
     @Test func repeatOffWithNothingPlayableExitsWithFailure() throws {
         let folder = try Self.workspace.get()
         let run = try PlayerRun(arguments: ["play", "missing.mp4", "--output", "headless", "--exit-when-idle", "--repeat", "off"], in: folder)
