@@ -95,26 +95,31 @@ wait_frame() {
     sleep 0.1
   done
 }
-for mode in aspectFit aspectFill fill none; do
-  t0=$(up)
-  timeout 60 "$marquee" play "$s/still3.yaml" --output drm --repeat off --exit-when-idle --scaling $mode \
-    --events "$s/$gpu-$mode.jsonl" --trace-frames > "$s/$gpu-$mode.log" 2>&1 &
+# Plays a still (repeat one) until the screendump NAME is taken 0.5 s after its first frame, then
+# ends it with SIGTERM (exit 0): the picture is held however slowly the guest runs (a loaded host
+# once made the first frame event reach this script 2 s late, after a 3 s still had ended).
+# Sets rc and t1 (uptime at the first frame event, or none).
+# usage: still_shot NAME CONFIG [marquee play options...]
+still_shot() {
+  name=$1; config=$2; shift 2
+  timeout 60 "$marquee" play "$config" --repeat one "$@" --events "$s/$name.jsonl" --trace-frames > "$s/$name.log" 2>&1 &
   pid=$!
-  if wait_frame "$s/$gpu-$mode.jsonl" 30; then
+  if wait_frame "$s/$name.jsonl" 30; then
     t1=$(up)
     sleep 0.5
-    "$s/.mvm/screendump" "$gpu-$mode" || echo "screendump $mode failed" >> "$s/$gpu-$mode.log"
+    "$s/.mvm/screendump" "$name" || echo "screendump $name failed" >> "$s/$name.log"
   else
     t1=none
   fi
+  kill -TERM $pid 2>/dev/null
   rc=0; wait $pid || rc=$?
+}
+for mode in aspectFit aspectFill fill none; do
+  t0=$(up)
+  still_shot "$gpu-$mode" "$s/still3.yaml" --output drm --scaling $mode
   echo "scaling-$mode rc=$rc start=$t0 first_frame=$t1 end=$(up)"
 done
-timeout 60 "$marquee" play "$s/still-portrait.yaml" --output drm --repeat off --exit-when-idle \
-  --events "$s/$gpu-portrait.jsonl" --trace-frames > "$s/$gpu-portrait.log" 2>&1 &
-pid=$!
-if wait_frame "$s/$gpu-portrait.jsonl" 30; then sleep 0.5; "$s/.mvm/screendump" "$gpu-portrait"; fi
-rc=0; wait $pid || rc=$?
+still_shot "$gpu-portrait" "$s/still-portrait.yaml" --output drm
 echo "portrait rc=$rc"
 # Two clips looped twice (4 s), stopped after 8 s (the first frame comes 0.3-3.5 s after exec). Not
 # polled meanwhile: with one vCPU, each grep exec'd over 9p takes up to 0.3 s from the player.
@@ -128,11 +133,7 @@ kill -TERM $pid 2>/dev/null
 rc=0; wait $pid || rc=$?
 echo "gapless rc=$rc"
 # The legacy path: the still, then a looping clip stopped by SIGTERM.
-timeout 60 "$marquee" play "$s/still-legacy.yaml" --output drm --repeat off --exit-when-idle \
-  --events "$s/$gpu-legacy.jsonl" --trace-frames > "$s/$gpu-legacy.log" 2>&1 &
-pid=$!
-if wait_frame "$s/$gpu-legacy.jsonl" 30; then sleep 0.5; "$s/.mvm/screendump" "$gpu-legacy"; fi
-rc=0; wait $pid || rc=$?
+still_shot "$gpu-legacy" "$s/still-legacy.yaml" --output drm
 timeout 60 "$marquee" play "$s/clip-legacy.yaml" --output drm --scaling none \
   --events "$s/$gpu-legacy-clip.jsonl" --trace-frames > "$s/$gpu-legacy-clip.log" 2>&1 &
 pid=$!
@@ -144,11 +145,7 @@ sleep 0.5
 "$s/.mvm/screendump" "$gpu-legacy-after"
 echo "legacy rc=$rc clip=$rc2"
 # display.connector and display.mode from the config reach the output; a wrong name is an error.
-timeout 60 "$marquee" play "$s/still-config.yaml" --repeat off --exit-when-idle \
-  --events "$s/$gpu-config.jsonl" --trace-frames > "$s/$gpu-config.log" 2>&1 &
-pid=$!
-if wait_frame "$s/$gpu-config.jsonl" 30; then sleep 0.5; "$s/.mvm/screendump" "$gpu-config"; fi
-rc=0; wait $pid || rc=$?
+still_shot "$gpu-config" "$s/still-config.yaml"
 rc2=0
 timeout 60 "$marquee" play "$s/still-badconnector.yaml" --repeat off --exit-when-idle > "$s/$gpu-badconnector.log" 2>&1 || rc2=$?
 echo "config rc=$rc bad=$rc2"
