@@ -46,7 +46,7 @@ final class ALSACapture: Sendable {
         let bytes = self.bytes
         switch format {
         case .float32:
-            return stride(from: 0, to: bytes.count - 3, by: 4).map { Float(bitPattern: Self.word(bytes, $0)) }
+            return Self.floats(bytes)
         case .signed32:
             return stride(from: 0, to: bytes.count - 3, by: 4).map { Float(Int32(bitPattern: Self.word(bytes, $0))) / 2_147_483_647 }
         case .signed16:
@@ -54,6 +54,11 @@ final class ALSACapture: Sendable {
                 Float(Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)) / 32767
             }
         }
+    }
+
+    /// Little-endian 32-bit floats, as alsa-lib writes FLOAT_LE.
+    static func floats(_ bytes: [UInt8]) -> [Float] {
+        stride(from: 0, to: bytes.count - 3, by: 4).map { Float(bitPattern: word(bytes, $0)) }
     }
 
     private static func word(_ bytes: [UInt8], _ at: Int) -> UInt32 {

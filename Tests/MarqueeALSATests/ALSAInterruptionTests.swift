@@ -105,10 +105,7 @@ private final class InterruptingDevice {
 
     /// What the device recorded, as floats.
     func heard() throws -> [Float] {
-        let bytes = try [UInt8](Data(contentsOf: record))
-        return stride(from: 0, to: bytes.count - 3, by: 4).map { at in
-            Float(bitPattern: UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24)
-        }
+        ALSACapture.floats(try [UInt8](Data(contentsOf: record)))
     }
 }
 
