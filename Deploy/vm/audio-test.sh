@@ -96,13 +96,18 @@ for name in hw:0,0 plughw:0 sysdefault:CARD=Intel; do
     > "$s/name-$name.log" 2>&1 || rc=$?
   echo "name-$name rc=$rc"
 done
+# Starts `marquee play FILE ARGS...` in the background with its journal in LOG and returns once its
+# item has started (or after 30 s); sets pid (timeout's, whose child is the player).
+play_in_background() {
+  log=$1; file=$2; shift 2
+  timeout 60 "$marquee" play "$file" --output headless --repeat off --exit-when-idle "$@" > "$log" 2>&1 &
+  pid=$!
+  i=0; while ! grep -q 'started' "$log" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+}
 # Underrun: the player (timeout's child) is stopped for 0.5 s in the middle of a 3 s tone, so the
 # device runs dry; after SIGCONT its write fails with EPIPE, the PCM is prepared again and the rest
 # plays: no sample is lost, only delayed.
-timeout 60 "$marquee" play "$s/tone-1500.wav" --output headless --audio alsa --repeat off --exit-when-idle \
-  > "$s/xrun.log" 2>&1 &
-pid=$!
-i=0; while ! grep -q 'started' "$s/xrun.log" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+play_in_background "$s/xrun.log" "$s/tone-1500.wav" --audio alsa
 sleep 1
 player=$(pgrep -P $pid)
 echo "xrun-player pid=${player:-none}"
@@ -112,10 +117,7 @@ echo "xrun rc=$rc"
 # Vanish: 1 s into a 6 s tone the HDA controller is unbound from its driver (the card disappears:
 # writes fail with ENODEV) and bound again 1 s later; the player goes on video-only, finds the
 # card again on a retry and the rest of the tone is heard.
-timeout 60 "$marquee" play "$s/tone-2000.wav" --output headless --audio alsa --repeat off --exit-when-idle \
-  > "$s/vanish.log" 2>&1 &
-pid=$!
-i=0; while ! grep -q 'started' "$s/vanish.log" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+play_in_background "$s/vanish.log" "$s/tone-2000.wav" --audio alsa
 sleep 1
 hda=$(basename "$(readlink -f /sys/class/sound/card0/device)")
 echo "vanish-controller pci=$hda"
