@@ -2,7 +2,11 @@ import MarqueeCore
 
 extension QueuePlayer {
     func applyPendingCommands() {
-        for request in takePendingRequests() {
+        let requests = takePendingRequests()
+        // A command acts on the item the state machine holds: the one coming on screen, once the
+        // item that played to its end is over.
+        if !requests.isEmpty { announceOpening() }
+        for request in requests {
             switch request {
             case .control(let action, let source):
                 emit(.command(action, source: source))

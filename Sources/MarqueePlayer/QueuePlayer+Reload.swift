@@ -46,7 +46,7 @@ extension QueuePlayer {
 
         if replacement.immediately {
             pendingSettings = nil
-            adopt(settings)
+            emitAll(adopt(settings))
             if current != nil && kept == nil {
                 move(to: cursor.start())
                 return
@@ -63,21 +63,30 @@ extension QueuePlayer {
     func adoptPendingSettings() {
         guard let pending = pendingSettings else { return }
         pendingSettings = nil
-        adopt(pending)
+        let events = adopt(pending)
+        // They draw the next item's first frame, but are said after the item on screen has ended.
+        if announcement.previousEnded {
+            announcement.settingsEvents += events
+        } else {
+            emitAll(events)
+        }
     }
 
-    private func adopt(_ new: PlayerSettings) {
+    /// Puts `new` in force; returns the events that say what changed.
+    private func adopt(_ new: PlayerSettings) -> [PlayerEvent] {
         let old = settings
         settings = new
+        var events: [PlayerEvent] = []
         if new.scaling != old.scaling {
             // The config's new mode wins over one cycled from a key under the old config.
             userScaling = nil
-            emitAll(machine.handle(.scalingModeSet(new.scaling)))
+            events += machine.handle(.scalingModeSet(new.scaling))
         }
         if new.volume != old.volume {
             volume = VolumeControl(volume: new.volume, isMuted: volume.isMuted)
             audioRenderer?.setGain(volume.gain)
-            emit(.volumeChanged(volume: volume.volume, muted: volume.isMuted))
+            events.append(.volumeChanged(volume: volume.volume, muted: volume.isMuted))
         }
+        return events
     }
 }

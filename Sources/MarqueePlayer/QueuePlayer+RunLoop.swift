@@ -35,6 +35,8 @@ extension QueuePlayer {
             }
             handle(output, from: pipeline)
         }
+        // Quitting ends the item on screen as userExited, then the state is stopped.
+        if shouldStop { emitAll(machine.handle(.stop)) }
     }
 
     /// The pipeline's next output. Waiting longer than `stallThreshold` while playing a ready item
@@ -86,14 +88,15 @@ extension QueuePlayer {
             }
             failuresInARow = 0
             retryRound = 0
-            emitAll(machine.handle(.itemReady(duration: timing.length ?? asset.duration,
-                                              naturalWidth: asset.naturalSize?.width,
-                                              naturalHeight: asset.naturalSize?.height)))
+            announcement.ready = .itemReady(duration: timing.length ?? asset.duration,
+                                            naturalWidth: asset.naturalSize?.width,
+                                            naturalHeight: asset.naturalSize?.height)
             if asset.mediaTypes.contains(.video) {
                 upcomingAfterFirstFrame = true
             } else {
                 releaseAudioHold()
                 prepareUpcoming()
+                if awaitStartWithoutPictures(pipeline) { announceStart() }
             }
         case .frame(let picture, let pts, let itemTime):
             presentWhenDue(picture, pts: pts, itemTime: itemTime, from: pipeline)
@@ -104,20 +107,27 @@ extension QueuePlayer {
                 prepareUpcoming()
             }
         case .ended(let length):
+            guard playOut(pipeline, length: length) else { return }
             releaseAudioHold()
+            // An item that never appeared (no frame presented) still pairs its end with a start.
+            announceStart()
             timeline.advance(pastItemOfLength: length)
             let action = cursor.advanceAtEnd()
-            if action == .idle {
-                // Nothing follows to take over the screen at the item's end: hold its last frame
-                // (or still) for the rest of its length before the queue ends.
-                _ = sleepUntil(origin + timeline.itemOrigin)
-            }
-            emitAll(machine.handle(.itemFinished))
             // Finished, not cancelled: the audio thread may still be writing its last audio.
             current = nil
+            if action == .idle {
+                emitAll(machine.handle(.itemFinished))
+            } else {
+                // It ends when the next item's first frame replaces it.
+                announcement.previousEnded = true
+            }
             follow(action)
         case .failed(let error):
             releaseAudioHold()
+            // The item on screen keeps its time; then the failure is the current item's.
+            if announcement.previousEnded { _ = sleepUntil(origin + timeline.itemOrigin) }
+            announcement.ready = nil
+            announceOpening()
             emitAll(machine.handle(.itemFailed(error)))
             failuresInARow += 1
             let action = cursor.advanceAtEnd()
@@ -179,6 +189,7 @@ extension QueuePlayer {
                 if !isDrawn { draw(picture) }
                 show()
                 releaseAudioHold()
+                announceStart()
                 trace(pts: pts, itemTime: itemTime, dropped: false)
                 track(pts: pts)
                 if machine.loadState == .playable && pipeline.isBufferFull { emitAll(machine.handle(.bufferLikelyToKeepUp)) }
@@ -234,7 +245,7 @@ extension QueuePlayer {
 
     /// Audio is the master clock: when the device is playing this item's audio, the schedule's
     /// origin moves so that what is heard now is what is due now. Only video moves.
-    private func followAudioClock(in pipeline: ItemPipeline) {
+    func followAudioClock(in pipeline: ItemPipeline) {
         guard settings.followsAudioClock, let renderer = audioRenderer,
               let playing = renderer.playingPosition(), playing.serial == pipeline.serial, playing.itemFrame >= 0 else { return }
         let heard = MediaTime(playing.itemFrame, per: Int64(renderer.output.format.sampleRate))
@@ -319,7 +330,9 @@ extension QueuePlayer {
         currentAsset = nil
         currentTiming = nil
         startsItem = true
-        emitAll(machine.handle(.itemOpened(index: index, url: items[index].url)))
+        // The state machine hears of it when the item before it has ended (HandOverAnnouncement).
+        announcement.opened = (index, items[index].url)
+        announcement.ready = nil
     }
 
     /// Opens and decodes the item that will follow the current one, so its first frame is ready

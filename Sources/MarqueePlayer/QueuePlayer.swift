@@ -73,6 +73,8 @@ public final class QueuePlayer: @unchecked Sendable {
     var framePTS: MediaTime?
     /// Numbers pipelines, so the audio clock can tell whose audio the device is playing.
     var pipelineSerial = 0
+    /// Item events learnt ahead of the presented timeline, waiting for it.
+    var announcement = HandOverAnnouncement()
     var audioFollower = AudioClockFollower()
     /// The device stays paused until the first picture is on screen (see `holdAudioForFirstPicture`).
     var isAudioHeldForFirstPicture = false

@@ -1,0 +1,79 @@
+import MarqueeCore
+
+/// Item events come from the presented timeline: an item starts when its first frame is on screen
+/// (without pictures, when its first sample is due) and ends when its time on screen is over. The
+/// engine opens and decodes items ahead of that, so what it learns early waits here until then.
+extension QueuePlayer {
+    /// How long before an item's end the next item takes over the present thread, so that its
+    /// first frame is drawn by the time it is due (a first draw sets up a scaler: 85 ms measured
+    /// for a 30 fps clip under TCG). Commands until then act on the item on screen.
+    static let handOverLead = MediaTime(1, per: 10)
+
+    /// The item on screen that played to its end is over: its successor appeared or failed, or a
+    /// command needs the state machine on the current item.
+    func concludeEndedItem() {
+        guard announcement.previousEnded else { return }
+        announcement.previousEnded = false
+        emitAll(machine.handle(.itemFinished))
+        emitAll(announcement.settingsEvents)
+        announcement.settingsEvents = []
+    }
+
+    /// Makes the current pipeline's item the state machine's current item, once the item before it
+    /// has ended.
+    func announceOpening() {
+        concludeEndedItem()
+        guard let opened = announcement.opened else { return }
+        announcement.opened = nil
+        emitAll(machine.handle(.itemOpened(index: opened.index, url: opened.url)))
+    }
+
+    /// The current item appeared: `itemStarted` and its facts.
+    func announceStart() {
+        announceOpening()
+        guard let ready = announcement.ready else { return }
+        announcement.ready = nil
+        emitAll(machine.handle(ready))
+    }
+
+    /// Keeps an item whose pipeline has ended on screen (its last frame, a still, its last audio)
+    /// until its time is up, less the hand-over lead when another item follows, applying commands
+    /// to it meanwhile: `next` during a still leaves the still, `pauseAfterCurrentItem` pauses on
+    /// the item after it. False when a command replaced the item or the player is stopping.
+    func playOut(_ pipeline: ItemPipeline, length: MediaTime) -> Bool {
+        while current === pipeline && !shouldStop {
+            if presentNextFrameNow { return true }
+            if !machine.wantsToPlay && !pauseOnNextFrame {
+                waitForCommand()
+                applyPendingCommands()
+                continue
+            }
+            followAudioClock(in: pipeline)
+            var lookahead = cursor
+            let lead = lookahead.advanceAtEnd() == .idle ? .zero : Self.handOverLead
+            let deadline = origin + timeline.timelineTime(ofItemTime: length) - lead
+            if clock.now() >= deadline { return true }
+            // Short slices: an item without pictures keeps following the device's clock.
+            if !sleepUntil(min(deadline, clock.now() + Self.handOverLead)) { applyPendingCommands() }
+        }
+        return false
+    }
+
+    /// An item without pictures starts when its first sample is due: right after the item before
+    /// it. Commands meanwhile act on the item on screen. False when a command replaced the item.
+    func awaitStartWithoutPictures(_ pipeline: ItemPipeline) -> Bool {
+        while current === pipeline && !shouldStop {
+            if !machine.wantsToPlay {
+                waitForCommand()
+                applyPendingCommands()
+                continue
+            }
+            if !sleepUntil(origin + timeline.itemOrigin) {
+                applyPendingCommands()
+                continue
+            }
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import MarqueeCore
+import Synchronization
+import Testing
+@testable import MarqueePlayer
+
+private let frame25 = MediaTime(1, per: 25)
+
+/// Item events are proof of play: each is stamped with the player's clock when it is emitted, and
+/// must come from the presented timeline, not from how far ahead the decoder is.
+@Suite struct QueuePlayerEventTimingTests {
+    /// Events with the player clock's time when they were emitted.
+    private final class StampedEvents: Sendable {
+        private let recorded = Mutex<[(event: PlayerEvent, at: MediaTime)]>([])
+        let recorder = EventRecorder()
+
+        func record(_ event: PlayerEvent, at time: MediaTime) {
+            recorded.withLock { $0.append((event, time)) }
+            recorder.record(event)
+        }
+
+        var all: [(event: PlayerEvent, at: MediaTime)] { recorded.withLock { $0 } }
+
+        /// When `event` was emitted; nil if it never was.
+        func time(of event: PlayerEvent) -> MediaTime? {
+            all.first { $0.event == event }?.at
+        }
+
+        /// The item events in order, frames and state changes left out.
+        var itemEvents: [PlayerEvent] {
+            all.map(\.event).filter {
+                switch $0 {
+                case .itemStarted, .itemEnded: true
+                default: false
+                }
+            }
+        }
+    }
+
+    private func play(_ items: [QueueItem], _ media: ScriptedMedia, clock: PlaybackClock = VirtualClock(),
+                      audio: AudioOutput? = nil, repeatMode: RepeatMode = .off) -> (QueuePlayer, StampedEvents) {
+        var settings = PlayerSettings()
+        settings.repeatMode = repeatMode
+        settings.exitWhenIdle = true
+        let events = StampedEvents()
+        let player = QueuePlayer(items: items, settings: settings, opener: media,
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 16, height: 9)), audio: audio,
+                                 clock: clock, events: { events.record($0, at: clock.now()) })
+        player.start()
+        return (player, events)
+    }
+
+    @Test func aStillEndsWhenItsTimeIsUpAndTheNextItemStartsWhenItsFirstFrameIsShown() {
+        let media = ScriptedMedia(["menu.png": .still, "clip": .video(frames: 10, frameDuration: frame25)])
+        let (player, events) = play([QueueItem(url: "menu.png", duration: MediaTime(seconds: 3)), QueueItem(url: "clip")], media)
+        player.waitUntilFinished()
+
+        #expect(events.itemEvents == [
+            .itemStarted(index: 0, url: "menu.png"),
+            .itemEnded(index: 0, url: "menu.png", reason: .playbackEnded, message: nil),
+            .itemStarted(index: 1, url: "clip"),
+            .itemEnded(index: 1, url: "clip", reason: .playbackEnded, message: nil),
+        ])
+        #expect(events.time(of: .itemStarted(index: 0, url: "menu.png")) == .zero)
+        // The still's three seconds are up exactly when the clip's first frame replaces it.
+        #expect(events.time(of: .itemEnded(index: 0, url: "menu.png", reason: .playbackEnded, message: nil)) == MediaTime(seconds: 3))
+        #expect(events.time(of: .itemStarted(index: 1, url: "clip")) == MediaTime(seconds: 3))
+        // The clip's last frame (shown at 3.36 s) lasts its 40 ms.
+        #expect(events.time(of: .itemEnded(index: 1, url: "clip", reason: .playbackEnded, message: nil)) == MediaTime(3, per: 1) + frame25 * 10)
+    }
+
+    @Test func aClipEndsWhenItsLastFrameHasHadItsTurnNotWhenItIsShown() {
+        let media = ScriptedMedia(["a": .video(frames: 10, frameDuration: frame25), "b": .video(frames: 5, frameDuration: frame25)])
+        let (player, events) = play([QueueItem(url: "a"), QueueItem(url: "b")], media)
+        player.waitUntilFinished()
+
+        let handOver = frame25 * 10
+        #expect(events.time(of: .itemEnded(index: 0, url: "a", reason: .playbackEnded, message: nil)) == handOver)
+        #expect(events.time(of: .itemStarted(index: 1, url: "b")) == handOver)
+        // Its facts come with it, not when it was opened ahead.
+        let duration = events.all.last { if case .durationAvailable = $0.event { true } else { false } }
+        #expect(duration?.event == .durationAvailable(frame25 * 5))
+        #expect(duration?.at == handOver)
+    }
+
+    @Test func anItemWithoutPicturesStartsAndEndsWithItsSound() {
+        let media = ScriptedMedia(["jingle": .audioOnly(seconds: 2), "clip": .video(frames: 5, frameDuration: frame25, withAudio: true)])
+        let audio = NullAudioOutput(format: .standard)
+        let (player, events) = play([QueueItem(url: "clip"), QueueItem(url: "jingle"), QueueItem(url: "clip")], media, audio: audio)
+        player.waitUntilFinished()
+
+        let jingleStart = frame25 * 5
+        #expect(events.time(of: .itemEnded(index: 0, url: "clip", reason: .playbackEnded, message: nil)) == jingleStart)
+        #expect(events.time(of: .itemStarted(index: 1, url: "jingle")) == jingleStart)
+        #expect(events.time(of: .itemEnded(index: 1, url: "jingle", reason: .playbackEnded, message: nil)) == jingleStart + MediaTime(seconds: 2))
+        #expect(events.time(of: .itemStarted(index: 2, url: "clip")) == jingleStart + MediaTime(seconds: 2))
+    }
+
+    /// On the real clock: a key pressed while a still is up acts on the still.
+    @Test func nextDuringAStillMovesToTheItemAfterTheStill() {
+        let media = ScriptedMedia(["menu.png": .still, "b": .video(frames: 3, frameDuration: frame25),
+                                   "c": .video(frames: 3, frameDuration: frame25)])
+        let items = [QueueItem(url: "menu.png", duration: MediaTime(seconds: 2)), QueueItem(url: "b"), QueueItem(url: "c")]
+        let (player, events) = play(items, media, clock: MonotonicClock())
+        #expect(events.recorder.wait { $0.frameCount >= 1 })
+        player.send(.next)
+        player.waitUntilFinished()
+
+        #expect(events.recorder.frames.map(\.item) == [0, 1, 1, 1, 2, 2, 2])
+        #expect(events.itemEvents.prefix(3) == [
+            .itemStarted(index: 0, url: "menu.png"),
+            .itemEnded(index: 0, url: "menu.png", reason: .userExited, message: nil),
+            .itemStarted(index: 1, url: "b"),
+        ])
+        // b came at once, not when the still's two seconds would have been up.
+        let bStart = events.time(of: .itemStarted(index: 1, url: "b"))
+        #expect(bStart.map { $0 < MediaTime(seconds: 1) } == true, "b started at \(String(describing: bStart))")
+    }
+
+    @Test func pauseAfterCurrentItemDuringAStillPausesOnTheNextItemsFirstFrame() {
+        let media = ScriptedMedia(["menu.png": .still, "b": .video(frames: 3, frameDuration: frame25),
+                                   "c": .video(frames: 3, frameDuration: frame25)])
+        let items = [QueueItem(url: "menu.png", duration: MediaTime(1, per: 2)), QueueItem(url: "b"), QueueItem(url: "c")]
+        let (player, events) = play(items, media, clock: MonotonicClock())
+        #expect(events.recorder.wait { $0.frameCount >= 1 })
+        player.send(.pauseAfterCurrentItem)
+        #expect(events.recorder.wait { $0.contains(.playbackStateChanged(from: .playing, to: .paused)) })
+        #expect(events.recorder.frames.map(\.item) == [0, 1])
+        player.shutDown()
+        player.waitUntilFinished()
+    }
+
+    @Test func quittingEndsTheItemOnScreenAsUserExitedThenStops() {
+        let media = ScriptedMedia(["a": .video(frames: 10, frameDuration: frame25), "b": .video(frames: 10, frameDuration: frame25)])
+        let (player, events) = play([QueueItem(url: "a"), QueueItem(url: "b")], media, repeatMode: .all)
+        #expect(events.recorder.wait { $0.frameCount >= 25 })
+        player.send(.quit, from: .signal(name: "SIGTERM"))
+        player.waitUntilFinished()
+
+        let all = events.all.map(\.event)
+        let onScreen = events.recorder.frames.last!.item
+        let url = onScreen == 0 ? "a" : "b"
+        let ended = all.lastIndex(of: .itemEnded(index: onScreen, url: url, reason: .userExited, message: nil))
+        let stopped = all.lastIndex(of: .playbackStateChanged(from: .playing, to: .stopped))
+        #expect(ended != nil && stopped != nil && ended! < stopped!)
+        // Nothing about items after those two.
+        #expect(!all[(ended ?? 0)...].contains { if case .itemStarted = $0 { true } else { false } })
+        #expect(stopped.map { all[$0...].allSatisfy { if case .loadStateChanged = $0 { true } else { $0 == all[stopped!] } } } == true)
+    }
+}
