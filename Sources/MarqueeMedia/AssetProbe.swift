@@ -73,7 +73,8 @@ public enum AssetProbe {
             tracks: streams.map(\.track),
             isSeekable: isSeekable(container, duration: duration),
             isStillImage: StillImageRule.isStillImage(container, streams: streams),
-            containerName: container.formatName)
+            containerName: container.formatName,
+            isDurationEstimated: container.isDurationEstimatedFromBitrate)
     }
 
     /// The container's duration, else the longest stream's; `nil` when neither is known (live,

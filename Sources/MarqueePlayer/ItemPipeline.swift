@@ -137,6 +137,10 @@ final class ItemPipeline: @unchecked Sendable {
         var lastTimes: (previous: MediaTime?, last: MediaTime?) = (nil, nil)
         var videoDone = false
         var audioDone = placer == nil || !asset.mediaTypes.contains(.audio)
+        // Where the pictures and sound the file gave end, in media time: a picture lasts as long as
+        // the one before it did, else a frame at the track's rate.
+        var decodedTo = MediaTime.zero
+        var previousPicturePTS: MediaTime?
         func deliver(_ presented: [VideoTrimmer<VideoPicture>.Presented]) -> Bool {
             for frame in presented {
                 let itemTime = frame.itemTime + offset
@@ -148,6 +152,9 @@ final class ItemPipeline: @unchecked Sendable {
         while !(videoDone && audioDone), let media = try reader.nextMedia(audioFormat: placer == nil ? nil : audioFormat) {
             switch media {
             case .picture(let picture):
+                let pictureDuration = previousPicturePTS.map { picture.pts - $0 } ?? Self.frameDuration(of: asset)
+                decodedTo = max(decodedTo, picture.pts + max(pictureDuration, .zero))
+                previousPicturePTS = picture.pts
                 guard !videoDone else { continue }
                 if trimmer == nil {
                     let presentFrom = firstPresentedTime(keyframe: picture, entryTime: entryTime, timing: timing)
@@ -159,10 +166,19 @@ final class ItemPipeline: @unchecked Sendable {
                 guard deliver(trimmer!.push(picture, pts: picture.pts)) else { return }
                 videoDone = trimmer!.isComplete
             case .audio(let block):
+                decodedTo = max(decodedTo, block.end)
                 guard !audioDone, let placer else { continue }
                 guard placer.add(block) else { return }
                 if let end = timing.end, block.end >= end { audioDone = true }
             }
+        }
+        // The data ran out before the item's end: a file cut short fails instead of ending.
+        if !(videoDone && audioDone), !asset.isStillImage,
+           let problem = TruncationRule.problem(decodedTo: decodedTo, timing: timing, declaredDuration: asset.duration,
+                                                isEstimated: asset.isDurationEstimated) {
+            if var last = trimmer { guard deliver(last.finish()) else { return } }
+            fail(PlaybackError(url: item.url, reason: problem))
+            return
         }
         if var last = trimmer {
             guard deliver(last.finish()) else { return }
@@ -189,9 +205,12 @@ final class ItemPipeline: @unchecked Sendable {
         guard let last = lastFrameTimes.last else {
             return asset.duration.map { max(.zero, $0 - timing.start) } ?? .zero
         }
-        let frameDuration = lastFrameTimes.previous.map { last - $0 }
-            ?? asset.tracks.first { $0.mediaType == .video }?.frameRate.flatMap { $0.numerator > 0 ? MediaTime($0.denominator, per: $0.numerator) : nil }
-            ?? Self.fallbackFrameDuration
-        return last + frameDuration
+        return last + (lastFrameTimes.previous.map { last - $0 } ?? Self.frameDuration(of: asset))
+    }
+
+    /// One frame at the video track's rate, when it says.
+    private static func frameDuration(of asset: Asset) -> MediaTime {
+        asset.tracks.first { $0.mediaType == .video }?.frameRate.flatMap { $0.numerator > 0 ? MediaTime($0.denominator, per: $0.numerator) : nil }
+            ?? fallbackFrameDuration
     }
 }

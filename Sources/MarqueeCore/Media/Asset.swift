@@ -4,6 +4,9 @@ public struct Asset: Sendable, Equatable {
     public var url: String
     /// Container or stream duration; nil for live streams and when the container does not say.
     public var duration: MediaTime?
+    /// `duration` is FFmpeg's guess from the file size and bitrate, not declared by the container:
+    /// a file that ends before it is not necessarily damaged.
+    public var isDurationEstimated: Bool
     /// The video as displayed: after sample aspect ratio and rotation metadata. nil without video.
     public var naturalSize: PixelSize?
     /// The decoded picture's own size, before sample aspect ratio and rotation.
@@ -22,9 +25,11 @@ public struct Asset: Sendable, Equatable {
 
     public init(url: String, duration: MediaTime?, naturalSize: PixelSize?, codedSize: PixelSize?,
                 sampleAspectRatio: SampleAspectRatio, rotation: Rotation, mediaTypes: Set<MediaType>,
-                tracks: [Track], isSeekable: Bool, isStillImage: Bool, containerName: String) {
+                tracks: [Track], isSeekable: Bool, isStillImage: Bool, containerName: String,
+                isDurationEstimated: Bool = false) {
         self.url = url
         self.duration = duration
+        self.isDurationEstimated = isDurationEstimated
         self.naturalSize = naturalSize
         self.codedSize = codedSize
         self.sampleAspectRatio = sampleAspectRatio

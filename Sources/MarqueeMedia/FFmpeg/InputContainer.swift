@@ -101,6 +101,12 @@ final class InputContainer {
         MediaTime(timestamp: context.pointee.duration, timeBase: marquee_av_time_base_q())
     }
 
+    /// The duration is a guess from the file size and bitrate (raw ADTS, MPEG audio without a
+    /// header, some elementary streams), not something the container declares.
+    var isDurationEstimatedFromBitrate: Bool {
+        context.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE
+    }
+
     /// Whether the byte stream allows random access. Demuxers that own their I/O (HLS) have other
     /// ways to seek, so this alone does not decide whether an asset is seekable.
     var isByteSeekable: Bool {
