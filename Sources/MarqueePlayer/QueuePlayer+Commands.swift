@@ -111,12 +111,13 @@ extension QueuePlayer {
         // Stopped is not paused: the next play starts afresh and its sound must flow.
         releaseAudioHold()
         audioRenderer?.setPaused(false)
-        emitAll(machine.handle(.stop))
+        // The picture goes first: the events say what is on screen, and after them it is gone.
         do {
             try video.present { buffer in buffer.fill(PixelRect(size: buffer.size), with: settings.background) }
         } catch {
             emit(.error(message: "video output: \(error)"))
         }
+        emitAll(machine.handle(.stop))
     }
 
     /// next/previous: the current item ends as userExited and `index` starts now.
