@@ -63,6 +63,35 @@ private let frame25 = MediaTime(1, per: 25)
         fixture.player.waitUntilFinished()
     }
 
+    @Test func skipBackwardLandsOnTheKeyframeBeforeThirtySecondsEarlier() {
+        let fixture = PausedPlayerFixture(clipFrames: 1000)   // 40 s
+        #expect(fixture.seek(to: MediaTime(seconds: 35)) == MediaTime(seconds: 35))
+        // 35 − 30 = 5 s; the keyframe before it is frame 120 (4.8 s).
+        let before = fixture.recorder.events.count
+        #expect(fixture.command(.skipBackward) == frame25 * 120)
+        let settled = fixture.recorder.wait { $0.contains(.playbackStateChanged(from: .seekingBackward, to: .paused)) }
+        #expect(settled)
+        let events = Array(fixture.recorder.events.dropFirst(before))
+        #expect(events.contains(.playbackStateChanged(from: .paused, to: .seekingBackward)))
+        #expect(events.contains(.timeJumped(from: MediaTime(seconds: 35), to: frame25 * 120)))
+        fixture.finish()
+    }
+
+    @Test func skipBackwardAtTheItemsStartRestartsItAsABackwardSeek() {
+        let fixture = PausedPlayerFixture()
+        #expect(fixture.recorder.frames.last?.pts == .zero)
+        let before = fixture.recorder.events.count
+        // 0 − 30 s clamps to the item's start: the decoder goes back to its first keyframe.
+        #expect(fixture.command(.skipBackward) == .zero)
+        let settled = fixture.recorder.wait { $0.contains(.playbackStateChanged(from: .seekingBackward, to: .paused)) }
+        #expect(settled)
+        let events = Array(fixture.recorder.events.dropFirst(before))
+        #expect(events.contains(.playbackStateChanged(from: .paused, to: .seekingBackward)))
+        #expect(!events.contains(.playbackStateChanged(from: .paused, to: .seekingForward)))
+        #expect(events.contains(.timeJumped(from: .zero, to: .zero)))
+        fixture.finish()
+    }
+
     @Test func playingOnAfterASeekContinuesFromThere() {
         let fixture = PausedPlayerFixture()
         #expect(fixture.seek(to: MediaTime(seconds: 3)) == frame25 * 75)
