@@ -39,7 +39,7 @@ extension QueuePlayer {
             upcoming = nil
             if current != nil { prepareUpcoming() }
         case .cycleScalingMode:
-            let mode = (userScaling ?? current?.item.scaling ?? settings.scaling).cycled
+            let mode = scalingMode(for: current?.item).cycled
             userScaling = mode
             emitAll(machine.handle(.scalingModeSet(mode)))
         case .pauseAfterCurrentItem:

@@ -46,7 +46,7 @@ extension QueuePlayer {
 
         if replacement.immediately {
             pendingSettings = nil
-            adopt(settings)
+            adopt(settings, itemStays: true)
             if current != nil && kept == nil {
                 move(to: cursor.start())
                 return
@@ -63,16 +63,19 @@ extension QueuePlayer {
     func adoptPendingSettings() {
         guard let pending = pendingSettings else { return }
         pendingSettings = nil
-        adopt(pending)
+        adopt(pending, itemStays: false)
     }
 
-    private func adopt(_ new: PlayerSettings) {
+    /// `itemStays`: the item on screen stays there, so a new scaling mode is announced for it now;
+    /// otherwise the item taking over announces its own once it is ready.
+    private func adopt(_ new: PlayerSettings, itemStays: Bool) {
         let old = settings
         settings = new
         if new.scaling != old.scaling {
-            // The config's new mode wins over one cycled from a key under the old config.
+            // The config's new mode wins over one cycled from a key under the old config, and an
+            // item's own mode over both.
             userScaling = nil
-            emitAll(machine.handle(.scalingModeSet(new.scaling)))
+            if itemStays { announceScalingMode(of: current?.item) }
         }
         if new.volume != old.volume {
             volume = VolumeControl(volume: new.volume, isMuted: volume.isMuted)

@@ -89,6 +89,7 @@ extension QueuePlayer {
             emitAll(machine.handle(.itemReady(duration: timing.length ?? asset.duration,
                                               naturalWidth: asset.naturalSize?.width,
                                               naturalHeight: asset.naturalSize?.height)))
+            announceScalingMode(of: pipeline.item)
             if asset.mediaTypes.contains(.video) {
                 upcomingAfterFirstFrame = true
             } else {
@@ -265,7 +266,7 @@ extension QueuePlayer {
         let geometry = ScalingGeometry(sourceSize: codedSize, sampleAspectRatio: asset.sampleAspectRatio,
                                        sourceRotation: asset.rotation, screenSize: video.screenSize,
                                        displayRotation: settings.displayRotation)
-        let placement = geometry.placement(for: userScaling ?? pipeline.item.scaling ?? settings.scaling)
+        let placement = geometry.placement(for: scalingMode(for: pipeline.item))
         do {
             try video.prepare { buffer in
                 try picture.draw(into: buffer, placement: placement, background: settings.background)
