@@ -46,7 +46,8 @@ extension QueuePlayer {
 
         if replacement.immediately {
             pendingSettings = nil
-            adopt(settings, itemStays: true)
+            // An item playing that the new list drops ends now, and the one replacing it announces its mode.
+            adopt(settings, itemStays: current == nil || kept != nil)
             if current != nil && kept == nil {
                 move(to: cursor.start())
                 return
