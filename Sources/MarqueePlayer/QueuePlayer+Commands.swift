@@ -43,7 +43,7 @@ extension QueuePlayer {
             upcoming = nil
             if current != nil { prepareUpcoming() }
         case .cycleScalingMode:
-            let mode = (userScaling ?? current?.item.scaling ?? settings.scaling).cycled
+            let mode = scalingMode(for: current?.item).cycled
             userScaling = mode
             emitAll(machine.handle(.scalingModeSet(mode)))
         case .pauseAfterCurrentItem:
@@ -115,12 +115,13 @@ extension QueuePlayer {
         // Stopped is not paused: the next play starts afresh and its sound must flow.
         releaseAudioHold()
         audioRenderer?.setPaused(false)
-        emitAll(machine.handle(.stop))
+        // The picture goes first: the events say what is on screen, and after them it is gone.
         do {
             try video.present { buffer in buffer.fill(PixelRect(size: buffer.size), with: settings.background) }
         } catch {
             emit(.error(message: "video output: \(error)"))
         }
+        emitAll(machine.handle(.stop))
     }
 
     /// next/previous: the current item ends as userExited and `index` starts now.

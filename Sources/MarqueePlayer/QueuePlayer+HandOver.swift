@@ -34,6 +34,8 @@ extension QueuePlayer {
         guard let ready = announcement.ready else { return }
         announcement.ready = nil
         emitAll(machine.handle(ready))
+        // The mode it is drawn in, when its own differs from the one before it.
+        announceScalingMode(of: current?.item)
     }
 
     /// Keeps an item whose pipeline has ended on screen (its last frame, a still, its last audio)

@@ -46,7 +46,8 @@ extension QueuePlayer {
 
         if replacement.immediately {
             pendingSettings = nil
-            emitAll(adopt(settings))
+            // An item playing that the new list drops ends now, and the one replacing it announces its mode.
+            emitAll(adopt(settings, itemStays: current == nil || kept != nil))
             if current != nil && kept == nil {
                 move(to: cursor.start())
                 return
@@ -63,7 +64,7 @@ extension QueuePlayer {
     func adoptPendingSettings() {
         guard let pending = pendingSettings else { return }
         pendingSettings = nil
-        let events = adopt(pending)
+        let events = adopt(pending, itemStays: false)
         // They draw the next item's first frame, but are said after the item on screen has ended.
         if announcement.previousEnded {
             announcement.settingsEvents += events
@@ -72,15 +73,18 @@ extension QueuePlayer {
         }
     }
 
-    /// Puts `new` in force; returns the events that say what changed.
-    private func adopt(_ new: PlayerSettings) -> [PlayerEvent] {
+    /// Puts `new` in force; returns the events that say what changed. `itemStays`: the item on
+    /// screen stays there, so a new scaling mode is announced for it now; otherwise the item taking
+    /// over announces its own when it appears.
+    private func adopt(_ new: PlayerSettings, itemStays: Bool) -> [PlayerEvent] {
         let old = settings
         settings = new
         var events: [PlayerEvent] = []
         if new.scaling != old.scaling {
-            // The config's new mode wins over one cycled from a key under the old config.
+            // The config's new mode wins over one cycled from a key under the old config, and an
+            // item's own mode over both.
             userScaling = nil
-            events += machine.handle(.scalingModeSet(new.scaling))
+            if itemStays { events += machine.handle(.scalingModeSet(scalingMode(for: current?.item))) }
         }
         if new.volume != old.volume {
             volume = VolumeControl(volume: new.volume, isMuted: volume.isMuted)

@@ -276,7 +276,7 @@ extension QueuePlayer {
         let geometry = ScalingGeometry(sourceSize: codedSize, sampleAspectRatio: asset.sampleAspectRatio,
                                        sourceRotation: asset.rotation, screenSize: video.screenSize,
                                        displayRotation: settings.displayRotation)
-        let placement = geometry.placement(for: userScaling ?? pipeline.item.scaling ?? settings.scaling)
+        let placement = geometry.placement(for: scalingMode(for: pipeline.item))
         do {
             try video.prepare { buffer in
                 try picture.draw(into: buffer, placement: placement, background: settings.background)

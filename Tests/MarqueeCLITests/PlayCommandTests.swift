@@ -137,6 +137,32 @@ import Testing
         #expect(events.filter { $0["event"] as? String == "frame" && $0["item"] as? Int == 2 }.count == 1)
     }
 
+    @Test func anItemsScalingFromConfigIsAnnouncedWithTheItem() throws {
+        let folder = try Self.workspace.get()
+        try writeConfig("""
+            playlist:
+              repeat: off
+              items:
+                - url: silent.mp4
+                  scaling: fill
+                - silent.mp4
+            display:
+              scaling: aspectFit
+            """, named: "item-scaling.yaml", in: folder)
+        let run = try PlayerRun(arguments: ["play", "item-scaling.yaml", "--output", "headless:320x320", "--clock", "fast",
+                                            "--exit-when-idle"], in: folder)
+        #expect(run.waitForExit(seconds: 60) == 0)
+        // Each mode change follows the itemStarted of the item drawn in it.
+        let sequence = run.events().compactMap { event -> String? in
+            switch event["event"] as? String {
+            case "itemStarted": "start \(event["index"] as? Int ?? -1)"
+            case "scalingModeChanged": "mode \(event["mode"] as? String ?? "?")"
+            default: nil
+            }
+        }
+        #expect(sequence == ["start 0", "mode fill", "start 1", "mode aspectFit"])
+    }
+
     @Test func whenEveryItemFailsThePlayerWaitsWithoutSpinning() throws {
         let folder = try Self.workspace.get()
         let run = try PlayerRun(arguments: ["play", "missing.mp4", "empty.mp4", "--output", "headless"], in: folder)

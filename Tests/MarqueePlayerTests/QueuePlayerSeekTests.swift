@@ -5,75 +5,6 @@ import Testing
 
 private let frame25 = MediaTime(1, per: 25)
 
-/// Seek completions, in the order they ran.
-private final class CompletionLog: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var values: [Bool] = []
-
-    func append(_ value: Bool) {
-        condition.withLock {
-            values.append(value)
-            condition.broadcast()
-        }
-    }
-
-    var all: [Bool] { condition.withLock { values } }
-
-    /// Waits (up to 10 s of real time) until `count` completions have run.
-    func wait(forCount count: Int) {
-        let deadline = Date().addingTimeInterval(10)
-        condition.withLock {
-            while values.count < count && condition.wait(until: deadline) {}
-        }
-    }
-}
-
-/// Seeks and steps on a paused player, so each result is one deterministic frame: a 2-frame item
-/// with pauseAfterCurrentItem leaves the player paused on the first frame of a 100-frame clip
-/// (keyframes every 10 frames).
-private final class PausedPlayerFixture {
-    let recorder = EventRecorder()
-    let player: QueuePlayer
-    let completions = CompletionLog()
-
-    init() {
-        let media = ScriptedMedia(["lead": .video(frames: 2, frameDuration: frame25),
-                                   "clip": .video(frames: 100, frameDuration: frame25)])
-        var settings = PlayerSettings()
-        settings.repeatMode = .off
-        settings.exitWhenIdle = true
-            let recorder = recorder
-        player = QueuePlayer(items: [QueueItem(url: "lead"), QueueItem(url: "clip")], settings: settings, opener: media,
-                             video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)), clock: VirtualClock(),
-                             events: { recorder.record($0) })
-        player.send(.pauseAfterCurrentItem)
-        player.start()
-        recorder.wait { $0.contains(.playbackStateChanged(from: .playing, to: .paused)) }
-    }
-
-    /// Seeks and waits until a frame for it is on screen.
-    func seek(to time: MediaTime, toleranceBefore: MediaTime = .zero) -> MediaTime? {
-        let before = recorder.frames.count
-        let completed = completions.all.count
-        player.seek(to: time, toleranceBefore: toleranceBefore) { [completions] finished in completions.append(finished) }
-        completions.wait(forCount: completed + 1)
-        recorder.wait { $0.frameCount > before }
-        return recorder.frames.last?.pts
-    }
-
-    func command(_ command: Command) -> MediaTime? {
-        let before = recorder.frames.count
-        player.send(command)
-        recorder.wait { $0.frameCount > before }
-        return recorder.frames.last?.pts
-    }
-
-    func finish() {
-        player.shutDown()
-        player.waitUntilFinished()
-    }
-}
-
 @Suite struct QueuePlayerSeekTests {
     @Test func anExactSeekShowsTheFrameOnScreenAtTheTargetAndStaysPaused() {
         let fixture = PausedPlayerFixture()
@@ -130,6 +61,35 @@ private final class PausedPlayerFixture {
         fixture.recorder.wait { $0.contains(.itemEnded(index: 1, url: "clip", reason: .userExited, message: nil)) }
         #expect(fixture.recorder.events.contains(.itemEnded(index: 1, url: "clip", reason: .userExited, message: nil)))
         fixture.player.waitUntilFinished()
+    }
+
+    @Test func skipBackwardLandsOnTheKeyframeBeforeThirtySecondsEarlier() {
+        let fixture = PausedPlayerFixture(clipFrames: 1000)   // 40 s
+        #expect(fixture.seek(to: MediaTime(seconds: 35)) == MediaTime(seconds: 35))
+        // 35 − 30 = 5 s; the keyframe before it is frame 120 (4.8 s).
+        let before = fixture.recorder.events.count
+        #expect(fixture.command(.skipBackward) == frame25 * 120)
+        let settled = fixture.recorder.wait { $0.contains(.playbackStateChanged(from: .seekingBackward, to: .paused)) }
+        #expect(settled)
+        let events = Array(fixture.recorder.events.dropFirst(before))
+        #expect(events.contains(.playbackStateChanged(from: .paused, to: .seekingBackward)))
+        #expect(events.contains(.timeJumped(from: MediaTime(seconds: 35), to: frame25 * 120)))
+        fixture.finish()
+    }
+
+    @Test func skipBackwardAtTheItemsStartRestartsItAsABackwardSeek() {
+        let fixture = PausedPlayerFixture()
+        #expect(fixture.recorder.frames.last?.pts == .zero)
+        let before = fixture.recorder.events.count
+        // 0 − 30 s clamps to the item's start: the decoder goes back to its first keyframe.
+        #expect(fixture.command(.skipBackward) == .zero)
+        let settled = fixture.recorder.wait { $0.contains(.playbackStateChanged(from: .seekingBackward, to: .paused)) }
+        #expect(settled)
+        let events = Array(fixture.recorder.events.dropFirst(before))
+        #expect(events.contains(.playbackStateChanged(from: .paused, to: .seekingBackward)))
+        #expect(!events.contains(.playbackStateChanged(from: .paused, to: .seekingForward)))
+        #expect(events.contains(.timeJumped(from: .zero, to: .zero)))
+        fixture.finish()
     }
 
     @Test func playingOnAfterASeekContinuesFromThere() {

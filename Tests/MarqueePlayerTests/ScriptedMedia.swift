@@ -125,19 +125,33 @@ final class ScriptedReader: MediaReader {
     }
 }
 
-/// Paints its frame index into the destination, so a canvas shows which frame is up.
+/// Paints its frame index into the destination, so a canvas shows which frame is up. Its leftmost
+/// `edgeColumns` source columns are blue 255 instead of 100, scaled nearest-neighbour like the
+/// rest, so a canvas also shows which part of the source a scaling mode kept and how wide it drew
+/// it (scripted media is upright: no rotation).
 final class ScriptedPicture: VideoPicture, @unchecked Sendable {
     let pts: MediaTime
     let index: Int
+    static let edgeColumns = 8
 
     init(pts: MediaTime, index: Int) {
         self.pts = pts
         self.index = index
     }
 
+    static func body(index: Int) -> RGBColor { RGBColor(red: UInt8(index % 256), green: 200, blue: 100) }
+    static func edge(index: Int) -> RGBColor { RGBColor(red: UInt8(index % 256), green: 200, blue: 255) }
+
     func draw(into buffer: PixelBuffer, placement: VideoPlacement, background: RGBColor) throws {
-        buffer.fill(outside: placement.destination, with: background)
-        buffer.fill(placement.destination, with: RGBColor(red: UInt8(index % 256), green: 200, blue: 100))
+        let crop = placement.sourceCrop, destination = placement.destination
+        buffer.fill(outside: destination, with: background)
+        // Destination columns whose nearest source column is in the edge.
+        let edgeWidth = (0..<destination.width).first { crop.x + $0 * crop.width / destination.width >= Self.edgeColumns }
+            ?? destination.width
+        buffer.fill(PixelRect(x: destination.x, y: destination.y, width: edgeWidth, height: destination.height),
+                    with: Self.edge(index: index))
+        buffer.fill(PixelRect(x: destination.x + edgeWidth, y: destination.y, width: destination.width - edgeWidth,
+                              height: destination.height), with: Self.body(index: index))
     }
 }
 

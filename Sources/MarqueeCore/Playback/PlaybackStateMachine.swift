@@ -93,7 +93,9 @@ public struct PlaybackStateMachine: Sendable, Equatable {
         case .seekStarted(let from, let to):
             guard currentIndex != nil else { break }
             seekOrigin = from
-            move(to: to < from ? .seekingBackward : .seekingForward, &events)
+            // A seek that does not move forward re-enters the item from the keyframe at or before
+            // where it is: backward. A skip back clamped to the item's start is one, even at 0 s.
+            move(to: to > from ? .seekingForward : .seekingBackward, &events)
         case .seekFinished(let position):
             guard isSeeking else { break }
             events.append(.timeJumped(from: seekOrigin, to: position))
