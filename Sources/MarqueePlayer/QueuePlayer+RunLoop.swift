@@ -319,7 +319,7 @@ extension QueuePlayer {
         currentAsset = nil
         currentTiming = nil
         startsItem = true
-        emitAll(machine.handle(.itemOpened(index: index, url: items[index].url)))
+        emitAll(machine.handle(.itemOpened(index: index, url: items[index].url, title: items[index].title)))
     }
 
     /// Opens and decodes the item that will follow the current one, so its first frame is ready

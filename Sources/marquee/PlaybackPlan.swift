@@ -48,7 +48,8 @@ struct PlaybackPlan {
         settings.displayRotation = configuration.display.rotation
         settings.volume = configuration.audio.volume
         let items = configuration.playlist.items.map {
-            QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration, scaling: $0.scaling)
+            QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration,
+                      scaling: $0.scaling, title: $0.title)
         }
         return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
                             connector: configuration.display.connector, mode: configuration.display.mode,
