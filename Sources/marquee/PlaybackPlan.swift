@@ -114,7 +114,12 @@ struct PlanOverrides {
     }
 }
 
-/// Why `marquee play` could not start; each line is printed as is.
+/// Why `marquee play` could not start (or a reload was refused); each line is printed as is, with
+/// any password in a URL it names hidden.
 struct PlayError: Error {
     let lines: [String]
+
+    init(lines: [String]) {
+        self.lines = lines.map(CredentialRedaction.redacted)
+    }
 }

@@ -10,6 +10,7 @@ public struct PlaybackStateMachine: Sendable, Equatable {
     public private(set) var itemStatus: ItemStatus = .unknown
     /// The item being presented, once the engine has opened one.
     public private(set) var currentIndex: Int?
+    /// Its URL as events show it: a password in it is hidden.
     public private(set) var currentURL = ""
     public private(set) var currentTitle: String?
     /// The user's wish: play (true) or hold (false).
@@ -68,7 +69,7 @@ public struct PlaybackStateMachine: Sendable, Equatable {
             setLoadState(.unknown, &events)
         case .itemOpened(let index, let url, let title):
             currentIndex = index
-            currentURL = url
+            currentURL = CredentialRedaction.redacted(url)
             currentTitle = title
             itemStatus = .unknown
             bufferDry = false
