@@ -51,11 +51,13 @@ let package = Package(
 
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),
         .testTarget(name: "MarqueeConfigTests", dependencies: ["MarqueeConfig", "MarqueeCore"]),
-        .testTarget(name: "MarqueeMediaTests", dependencies: ["MarqueeMedia", "MarqueePlayer", "MarqueeCore"]),
+        // Helpers more than one test target needs (a loopback HTTP server).
+        .target(name: "MarqueeTestSupport", path: "Tests/MarqueeTestSupport"),
+        .testTarget(name: "MarqueeMediaTests", dependencies: ["MarqueeMedia", "MarqueePlayer", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeEvdevTests", dependencies: ["MarqueeEvdev", "MarqueeCore"]),
         .testTarget(name: "MarqueePlayerTests", dependencies: ["MarqueePlayer", "MarqueeCore"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "MarqueePlayer", "MarqueeMedia", "MarqueeCore"]),
-        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee"]),
+        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeTestSupport"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CFFmpeg", "CDRM", "CALSA", "CEvdev", "MarqueeCore"]),
     ]
 )

@@ -15,7 +15,8 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
         self.underlying = underlying
     }
 
-    public var description: String { "\(url): \(reason)" }
+    /// A password in the URL, or in FFmpeg's words about it, is hidden.
+    public var description: String { CredentialRedaction.redacted("\(url): \(reason)") }
 
     /// The same error naming the media as the user wrote it (the CLI resolves `media/a.mp4` to an
     /// absolute path to open it, but reports it as typed).

@@ -12,7 +12,7 @@ struct HandOverAnnouncement {
     /// The item on screen played to its end; its `itemEnded` waits for its successor to appear.
     var previousEnded = false
     /// The current pipeline's item, not yet made the state machine's current item.
-    var opened: (index: Int, url: String)?
+    var opened: PlaybackStateMachine.Input?
     /// Its facts, reported with `itemStarted` when it appears.
     var ready: PlaybackStateMachine.Input?
     /// What a reloaded config's settings changed at the boundary, said after the item on screen

@@ -8,13 +8,17 @@ public struct QueueItem: Sendable, Equatable {
     public var duration: MediaTime?
     /// Overrides the player's scaling mode for this item.
     public var scaling: ScalingMode?
+    /// The config's `title:` or the M3U `#EXTINF` title: shown in itemStarted, the journal and
+    /// the status line instead of the bare file name.
+    public var title: String?
 
     public init(url: String, start: MediaTime? = nil, end: MediaTime? = nil, duration: MediaTime? = nil,
-                scaling: ScalingMode? = nil) {
+                scaling: ScalingMode? = nil, title: String? = nil) {
         self.url = url
         self.start = start
         self.end = end
         self.duration = duration
         self.scaling = scaling
+        self.title = title
     }
 }

@@ -25,7 +25,7 @@ extension QueuePlayer {
         concludeEndedItem()
         guard let opened = announcement.opened else { return }
         announcement.opened = nil
-        emitAll(machine.handle(.itemOpened(index: opened.index, url: opened.url)))
+        emitAll(machine.handle(opened))
     }
 
     /// The current item appeared: `itemStarted` and its facts.

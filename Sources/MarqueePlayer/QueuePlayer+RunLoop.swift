@@ -331,7 +331,7 @@ extension QueuePlayer {
         currentTiming = nil
         startsItem = true
         // The state machine hears of it when the item before it has ended (HandOverAnnouncement).
-        announcement.opened = (index, items[index].url)
+        announcement.opened = .itemOpened(index: index, url: items[index].url, title: items[index].title)
         announcement.ready = nil
     }
 

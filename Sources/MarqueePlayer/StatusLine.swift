@@ -1,7 +1,7 @@
 import MarqueeCore
 
-/// The one live line `marquee play` keeps on a terminal: item, position/duration, remaining and
-/// state, e.g. `▶ 2/3 intro.mp4  0:12 / 0:30  -0:18  playing`.
+/// The one live line `marquee play` keeps on a terminal: item (its title, else its file name),
+/// position/duration, remaining and state, e.g. `▶ 2/3 intro.mp4  0:12 / 0:30  -0:18  playing`.
 public struct StatusLine: Sendable, Equatable {
     public var itemNumber: Int?
     public var itemCount: Int
@@ -19,9 +19,9 @@ public struct StatusLine: Sendable, Equatable {
     /// Folds an event into the line.
     public mutating func apply(_ event: PlayerEvent) {
         switch event {
-        case .itemStarted(let index, let url):
+        case .itemStarted(let index, let url, let itemTitle):
             itemNumber = index + 1
-            title = String(url.split(separator: "/").last ?? Substring(url))
+            title = itemTitle ?? String(url.split(separator: "/").last ?? Substring(url))
             position = nil
             duration = nil
             firstFramePTS = nil

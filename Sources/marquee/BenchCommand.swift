@@ -55,7 +55,7 @@ struct BenchCommand: ParsableCommand {
         guard decoding.frames > 0 else { throw CommandValues.fail("\(media): no picture could be decoded") }
 
         let rate = Self.frameRate(of: asset, measured: decoding)
-        print("media: \(media)")
+        print("media: \(CredentialRedaction.redacted(media))")
         print("video: \(asset.tracks.first { $0.mediaType == .video }?.codecName ?? "unknown") \(asset.codedSize.map(\.description) ?? "")")
         print("frame rate: \(rate.map { Self.decimal($0, digits: 3) } ?? "unknown")")
         print("frames: \(decoding.frames)")

@@ -7,8 +7,9 @@ import MarqueeMedia
 /// Reading the values media commands share, each refusal one line on stderr and exit status 1, as
 /// every Marquee error is (ArgumentParser's own usage errors aside).
 enum CommandValues {
+    /// Writes `line`, with any password in a URL it names hidden.
     static func fail(_ line: String) -> ExitCode {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((CredentialRedaction.redacted(line) + "\n").utf8))
         return ExitCode(1)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MarqueeCore
 
 /// stderr, shared by journal lines and (on a terminal) the live status line: a log line clears the
 /// status line, prints, and redraws it, so the two never garble each other.
@@ -10,7 +11,9 @@ final class Console: @unchecked Sendable {
     private let lock = NSLock()
     private var status = ""
 
+    /// Journal lines never show a password in a URL, whichever part of Marquee wrote them.
     func log(_ line: String) {
+        let line = CredentialRedaction.redacted(line)
         lock.withLock {
             write(isTerminal ? "\r\u{1B}[K\(line)\n\(status)" : "\(line)\n")
         }

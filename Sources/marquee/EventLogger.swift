@@ -14,8 +14,9 @@ final class EventLogger: @unchecked Sendable {
 
     func log(_ event: PlayerEvent) {
         switch event {
-        case .itemStarted(let index, let url):
-            logger.info("item \(index + 1)/\(itemCount) started: \(url)")
+        case .itemStarted(let index, let url, let title):
+            // `item 1/3 started: Intro (file:///media/intro.mp4)`: the title, when there is one, first.
+            logger.info("item \(index + 1)/\(itemCount) started: \(title.map { "\($0) (\(url))" } ?? url)")
         case .itemEnded(let index, let url, let reason, _) where reason != .playbackError:
             logger.info("item \(index + 1)/\(itemCount) ended (\(reason.rawValue)): \(url)")
         case .error(let message) where message.hasPrefix("every item failed"):

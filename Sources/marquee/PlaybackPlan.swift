@@ -48,7 +48,8 @@ struct PlaybackPlan {
         settings.displayRotation = configuration.display.rotation
         settings.volume = configuration.audio.volume
         let items = configuration.playlist.items.map {
-            QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration, scaling: $0.scaling)
+            QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration,
+                      scaling: $0.scaling, title: $0.title)
         }
         return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
                             connector: configuration.display.connector, mode: configuration.display.mode,
@@ -113,7 +114,12 @@ struct PlanOverrides {
     }
 }
 
-/// Why `marquee play` could not start; each line is printed as is.
+/// Why `marquee play` could not start (or a reload was refused); each line is printed as is, with
+/// any password in a URL it names hidden.
 struct PlayError: Error {
     let lines: [String]
+
+    init(lines: [String]) {
+        self.lines = lines.map(CredentialRedaction.redacted)
+    }
 }

@@ -144,13 +144,12 @@ private final class SessionObserver: @unchecked Sendable {
     }
 
     /// One journal line when the first frame is on screen (the frame event follows its
-    /// presentation), with the time since the process started and since boot: what a device's
-    /// boot-to-picture time is measured by. Under systemd, READY=1 goes with it.
+    /// presentation), with the time since marquee started (its main) and since boot: what a
+    /// device's boot-to-picture time is measured by. Under systemd, READY=1 goes with it.
     private func firstFrameShown() {
         let sinceBoot = ProcessTimes.uptime()
-        let sinceStart = ProcessTimes.processStart().map { sinceBoot - $0 }
-        let afterStart = sinceStart.map { String(format: " %.2f s after start", $0) } ?? ""
-        logger.logger.info("first frame on screen\(afterStart)\(String(format: " (uptime %.2f s)", sinceBoot))")
+        let sinceStart = sinceBoot - ProcessTimes.launched
+        logger.logger.info("first frame on screen\(String(format: " %.2f s after start (uptime %.2f s)", sinceStart, sinceBoot))")
         notifier?.send("READY=1\nSTATUS=\(lock.withLock { status.statusForSystemd })")
     }
 
@@ -174,24 +173,5 @@ extension StatusLine {
     /// `playing item 2/3 intro.mp4`.
     var statusForSystemd: String {
         "playing item \(itemNumber.map(String.init) ?? "-")/\(itemCount) \(title)"
-    }
-}
-
-/// Boot-relative times, as /proc/uptime counts them (CLOCK_BOOTTIME).
-enum ProcessTimes {
-    static func uptime() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
-    /// When this process started, in seconds since boot (/proc/self/stat field 22, clock ticks).
-    static func processStart() -> Double? {
-        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
-              let afterName = stat.range(of: ") ", options: .backwards) else { return nil }
-        let fields = stat[afterName.upperBound...].split(separator: " ")
-        // Fields after the name start at field 3; starttime is field 22.
-        guard fields.count > 19, let ticks = Double(fields[19]) else { return nil }
-        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }

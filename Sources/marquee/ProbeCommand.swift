@@ -65,8 +65,7 @@ struct ProbeCommand: ParsableCommand {
     }
 
     private static func fail(_ line: String) -> ExitCode {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-        return ExitCode(1)
+        CommandValues.fail(line)
     }
 
     // MARK: Text
@@ -74,7 +73,7 @@ struct ProbeCommand: ParsableCommand {
     /// Aligned `label  value` lines, one more per track.
     static func textReport(_ asset: Asset) -> String {
         var rows: [(String, String)] = [
-            ("url", asset.url),
+            ("url", CredentialRedaction.redacted(asset.url)),
             ("container", asset.containerName),
             ("duration", asset.duration?.description ?? "unknown"),
             ("natural size", asset.naturalSize?.description ?? "none (no video)"),
@@ -116,7 +115,7 @@ struct ProbeCommand: ParsableCommand {
     /// One line, sorted keys; unknown values are `null` so every key is always present.
     static func jsonReport(_ asset: Asset) -> String {
         let object: [String: Any] = [
-            "url": asset.url,
+            "url": CredentialRedaction.redacted(asset.url),
             "container": asset.containerName,
             "duration": seconds(asset.duration),
             "naturalSize": size(asset.naturalSize),

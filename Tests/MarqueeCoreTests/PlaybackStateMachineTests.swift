@@ -54,6 +54,14 @@ private let t40 = MediaTime(seconds: 40)
         TransitionCase(name: "the next item hands over without leaving playing",
                        inputs: [.play, opened, ready, .itemFinished, .itemOpened(index: 1, url: clip), readyBare],
                        state: .playing, lastEvents: [.itemStarted(index: 1, url: clip)]),
+        TransitionCase(name: "an item's title reaches its itemStarted",
+                       inputs: [.play, .itemOpened(index: 0, url: clip, title: "Intro"), ready, .itemFinished,
+                                .itemOpened(index: 1, url: clip, title: "Lobby Loop"), readyBare],
+                       state: .playing, lastEvents: [.itemStarted(index: 1, url: clip, title: "Lobby Loop")]),
+        TransitionCase(name: "an untitled item after a titled one starts without a title",
+                       inputs: [.play, .itemOpened(index: 0, url: clip, title: "Intro"), ready, .itemFinished,
+                                .itemOpened(index: 1, url: clip), readyBare],
+                       state: .playing, lastEvents: [.itemStarted(index: 1, url: clip)]),
         TransitionCase(name: "queue exhausted stops", inputs: [.play, opened, ready, .itemFinished, .queueExhausted], state: .stopped,
                        lastEvents: [.playbackStateChanged(from: .playing, to: .stopped)]),
         TransitionCase(name: "seek forward", inputs: [.play, opened, ready, .seekStarted(from: t10, to: t40)], state: .seekingForward,
@@ -124,6 +132,8 @@ private let t40 = MediaTime(seconds: 40)
 @Suite struct EventLogRecordTests {
     @Test(arguments: [
         (PlayerEvent.itemStarted(index: 2, url: "file:///m/a.mp4"), #"{"event":"itemStarted","index":2,"t":1.5,"url":"file:///m/a.mp4"}"#),
+        (.itemStarted(index: 0, url: "file:///m/a.mp4", title: "Intro"),
+         #"{"event":"itemStarted","index":0,"t":1.5,"title":"Intro","url":"file:///m/a.mp4"}"#),
         (.itemEnded(index: 0, url: "x.mp4", reason: .playbackError, message: "no such file"),
          #"{"event":"itemEnded","index":0,"message":"no such file","reason":"playbackError","t":1.5,"url":"x.mp4"}"#),
         (.itemEnded(index: 0, url: "x.mp4", reason: .playbackEnded, message: nil),

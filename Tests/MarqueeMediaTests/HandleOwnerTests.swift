@@ -3,6 +3,7 @@ import Foundation
 import MarqueeCore
 import Synchronization
 @testable import MarqueeMedia
+import MarqueeTestSupport
 import Testing
 
 /// The internal handle owners the decoder and scaler are built on: demux, decode, seek, exact times.

@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeCore
 import MarqueeMedia
+import MarqueeTestSupport
 import Testing
 
 /// Every way an item can fail to open gives one line naming the media and the cause.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import MarqueeCore
 import MarqueeMedia
+import MarqueeTestSupport
 import Synchronization
 import Testing
 

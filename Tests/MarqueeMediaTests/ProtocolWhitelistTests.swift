@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeCore
 @testable import MarqueeMedia
+import MarqueeTestSupport
 import Testing
 
 /// A local source may only use `file`, a remote one only `http,https,tcp,tls`, and FFmpeg enforces

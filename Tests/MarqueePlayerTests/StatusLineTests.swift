@@ -19,6 +19,15 @@ import Testing
         line.apply(.playbackStateChanged(from: .playing, to: .paused))
         #expect(line.text.hasPrefix("⏸ 2/3"))
     }
+
+    /// A config `title:` or an M3U `#EXTINF` title names the item instead of its file name.
+    @Test func showsTheItemsTitleWhenItHasOne() {
+        var line = StatusLine(itemCount: 2)
+        line.apply(.itemStarted(index: 0, url: "file:///media/intro.mp4", title: "Welcome Reel"))
+        #expect(line.text.hasPrefix("■ 1/2 Welcome Reel  "), "\(line.text)")
+        line.apply(.itemStarted(index: 1, url: "file:///media/loop.mp4"))
+        #expect(line.text.hasPrefix("■ 2/2 loop.mp4  "), "\(line.text)")
+    }
 }
 
 @Suite struct EventLogWriterTests {

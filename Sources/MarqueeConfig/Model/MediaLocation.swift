@@ -58,8 +58,9 @@ public enum MediaLocation: Sendable, Hashable, CustomStringConvertible {
 public struct MediaLocationError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
 
+    /// Messages quote the URL as written: a password in it is hidden.
     public init(message: String) {
-        self.message = message
+        self.message = CredentialRedaction.redacted(message)
     }
 
     public var description: String { message }

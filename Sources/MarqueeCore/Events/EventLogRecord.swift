@@ -24,9 +24,10 @@ public struct EventLogRecord: Encodable, Sendable {
         try fields.encode(secondsSinceStart, forKey: Key("t"))
         try fields.encode(event.name, forKey: Key("event"))
         switch event {
-        case .itemStarted(let index, let url):
+        case .itemStarted(let index, let url, let title):
             try fields.encode(index, forKey: Key("index"))
             try fields.encode(url, forKey: Key("url"))
+            try fields.encodeIfPresent(title, forKey: Key("title"))
         case .itemEnded(let index, let url, let reason, let message):
             try fields.encode(index, forKey: Key("index"))
             try fields.encode(url, forKey: Key("url"))

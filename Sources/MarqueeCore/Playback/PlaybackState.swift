@@ -29,14 +29,15 @@ public enum ItemStatus: Equatable, Sendable {
     case failed(PlaybackError)
 }
 
-/// A failure of one item: which media, and why, in one line.
+/// A failure of one item: which media, and why, in one line. It is only ever shown (events, the
+/// journal, error lines), so a password in the URL, or in a cause that quotes it, is hidden here.
 public struct PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
     public let url: String
     public let reason: String
 
     public init(url: String, reason: String) {
-        self.url = url
-        self.reason = reason
+        self.url = CredentialRedaction.redacted(url)
+        self.reason = CredentialRedaction.redacted(reason)
     }
 
     public var description: String { "\(url): \(reason)" }

@@ -10,7 +10,9 @@ public struct PlaybackStateMachine: Sendable, Equatable {
     public private(set) var itemStatus: ItemStatus = .unknown
     /// The item being presented, once the engine has opened one.
     public private(set) var currentIndex: Int?
+    /// Its URL as events show it: a password in it is hidden.
     public private(set) var currentURL = ""
+    public private(set) var currentTitle: String?
     /// The user's wish: play (true) or hold (false).
     public private(set) var wantsToPlay = false
     public private(set) var repeatMode: RepeatMode
@@ -28,7 +30,7 @@ public struct PlaybackStateMachine: Sendable, Equatable {
     public enum Input: Equatable, Sendable {
         case play, pause, togglePlayPause, stop
         /// The engine made this item current; its status is unknown until it is ready or fails.
-        case itemOpened(index: Int, url: String)
+        case itemOpened(index: Int, url: String, title: String? = nil)
         /// The current item's first frame is ready; duration and natural size are known when non-nil.
         case itemReady(duration: MediaTime?, naturalWidth: Int?, naturalHeight: Int?)
         case itemFailed(PlaybackError)
@@ -65,16 +67,17 @@ public struct PlaybackStateMachine: Sendable, Equatable {
             itemStatus = .unknown
             move(to: .stopped, &events)
             setLoadState(.unknown, &events)
-        case .itemOpened(let index, let url):
+        case .itemOpened(let index, let url, let title):
             currentIndex = index
-            currentURL = url
+            currentURL = CredentialRedaction.redacted(url)
+            currentTitle = title
             itemStatus = .unknown
             bufferDry = false
         case .itemReady(let duration, let width, let height):
             guard let index = currentIndex else { break }
             itemStatus = .readyToPlay
             // Now-playing first, then the new item's facts, so observers reset before they read them.
-            events.append(.itemStarted(index: index, url: currentURL))
+            events.append(.itemStarted(index: index, url: currentURL, title: currentTitle))
             if let duration { events.append(.durationAvailable(duration)) }
             if let width, let height { events.append(.naturalSizeAvailable(width: width, height: height)) }
             setLoadState(.playable, &events)
@@ -150,5 +153,6 @@ public struct PlaybackStateMachine: Sendable, Equatable {
         events.append(.itemEnded(index: index, url: currentURL, reason: reason, message: message))
         currentIndex = nil
         currentURL = ""
+        currentTitle = nil
     }
 }

@@ -3,11 +3,12 @@ import Glibc
 import Synchronization
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for tests: serves fixed routes, honours byte ranges (so FFmpeg
-/// sees a seekable source), can answer with an error status, a redirect, or never answer at all, and
-/// records every path it was asked for. One thread accepts; each connection gets its own thread.
-/// The threads keep the server alive: call `stop()` when done (a `defer` right after creating it).
-final class LoopbackHTTPServer: Sendable {
-    enum Route: Sendable {
+/// sees a seekable source), can answer with an error status, a redirect, or never answer at all, can
+/// ask for Basic authentication, and records every path it was asked for. One thread accepts; each
+/// connection gets its own thread. The threads keep the server alive: call `stop()` when done (a
+/// `defer` right after creating it). Shared by the media and the CLI tests.
+public final class LoopbackHTTPServer: Sendable {
+    public indirect enum Route: Sendable {
         /// Without ranges the server answers every request with the whole file and no `Accept-Ranges`,
         /// as simple servers (Python's http.server) do: FFmpeg then cannot seek.
         case file(Data, contentType: String, honoursRanges: Bool = true)
@@ -19,9 +20,18 @@ final class LoopbackHTTPServer: Sendable {
         /// of the file, then goes silent with the connection still open: a server that stalls mid-stream.
         /// A request starting at or past `after` gets its headers and nothing else.
         case stallingFile(Data, contentType: String, after: Int)
+        /// `route` for a request with these Basic credentials; anything else gets 401 and a
+        /// `WWW-Authenticate: Basic` challenge, as a password-protected server answers.
+        case basicAuth(user: String, password: String, route: Route)
     }
 
-    let port: UInt16
+    /// Why the server could not start, or a port could not be found.
+    public struct SetupError: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    public let port: UInt16
     private let listener: Int32
     private let state: Mutex<State>
 
@@ -32,9 +42,9 @@ final class LoopbackHTTPServer: Sendable {
         var stopped = false
     }
 
-    init(routes: [String: Route] = [:]) throws {
+    public init(routes: [String: Route] = [:]) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw FixtureError("socket: \(String(cString: strerror(errno)))") }
+        guard listener >= 0 else { throw SetupError("socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0  // the kernel picks a free port
@@ -45,7 +55,7 @@ final class LoopbackHTTPServer: Sendable {
         guard bound == 0, listen(listener, 16) == 0 else {
             let reason = String(cString: strerror(errno))
             close(listener)
-            throw FixtureError("bind/listen on 127.0.0.1: \(reason)")
+            throw SetupError("bind/listen on 127.0.0.1: \(reason)")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {
@@ -53,7 +63,7 @@ final class LoopbackHTTPServer: Sendable {
         }
         guard named == 0 else {
             close(listener)
-            throw FixtureError("getsockname: \(String(cString: strerror(errno)))")
+            throw SetupError("getsockname: \(String(cString: strerror(errno)))")
         }
         self.port = UInt16(bigEndian: address.sin_port)
         self.listener = listener
@@ -63,19 +73,19 @@ final class LoopbackHTTPServer: Sendable {
         thread.start()
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    func url(_ path: String) -> String { baseURL + path }
+    public func url(_ path: String) -> String { baseURL + path }
 
-    func setRoute(_ path: String, _ route: Route) {
+    public func setRoute(_ path: String, _ route: Route) {
         state.withLock { $0.routes[path] = route }
     }
 
     /// Every request path so far, in arrival order.
-    var requestedPaths: [String] { state.withLock { $0.requestedPaths } }
+    public var requestedPaths: [String] { state.withLock { $0.requestedPaths } }
 
     /// Closes the listener and every open connection (which ends stalled ones).
-    func stop() {
+    public func stop() {
         let connections = state.withLock { state -> Set<Int32> in
             guard !state.stopped else { return [] }
             state.stopped = true
@@ -118,6 +128,10 @@ final class LoopbackHTTPServer: Sendable {
             state.requestedPaths.append(request.path)
             return state.routes[request.path]
         }
+        respond(to: request, with: route, on: connection)
+    }
+
+    private func respond(to request: Request, with route: Route?, on connection: Int32) {
         switch route {
         case .file(let body, let contentType, let honoursRanges)?:
             sendFile(body, contentType: contentType, range: honoursRanges ? request.range : nil,
@@ -132,6 +146,13 @@ final class LoopbackHTTPServer: Sendable {
             while recv(connection, &byte, 1, 0) > 0 {}
         case .stallingFile(let body, let contentType, let after)?:
             sendStalling(body, contentType: contentType, after: after, range: request.range, on: connection)
+        case .basicAuth(let user, let password, let inner)?:
+            guard request.authorization == "Basic " + Data("\(user):\(password)".utf8).base64EncodedString() else {
+                send("HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"marquee-test\"\r\nContent-Length: 0\r\n"
+                     + "Connection: close\r\n\r\n", on: connection)
+                return
+            }
+            respond(to: request, with: inner, on: connection)
         case nil:
             send("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", on: connection)
         }
@@ -141,6 +162,8 @@ final class LoopbackHTTPServer: Sendable {
         var path: String
         /// `bytes=START-` or `bytes=START-END`, inclusive.
         var range: (start: Int, end: Int?)?
+        /// The `Authorization` header's value, when there is one.
+        var authorization: String?
     }
 
     private func readRequest(_ connection: Int32) -> Request? {
@@ -156,6 +179,9 @@ final class LoopbackHTTPServer: Sendable {
         let requestLine = lines.first?.split(separator: " ") ?? []
         guard requestLine.count >= 2 else { return nil }
         var request = Request(path: String(requestLine[1]))
+        for line in lines.dropFirst() where line.lowercased().hasPrefix("authorization:") {
+            request.authorization = line.dropFirst("authorization:".count).trimmingCharacters(in: .whitespaces)
+        }
         for line in lines.dropFirst() where line.lowercased().hasPrefix("range:") {
             let spec = line.dropFirst("range:".count).trimmingCharacters(in: .whitespaces)
             guard spec.hasPrefix("bytes=") else { continue }
@@ -206,6 +232,7 @@ final class LoopbackHTTPServer: Sendable {
 
     private static func reason(_ code: Int) -> String {
         switch code {
+        case 401: "Unauthorized"
         case 403: "Forbidden"
         case 404: "Not Found"
         case 410: "Gone"
@@ -216,7 +243,7 @@ final class LoopbackHTTPServer: Sendable {
     }
 
     /// A port nothing listens on: bound, then closed, so connecting is refused.
-    static func unusedPort() throws -> UInt16 {
+    public static func unusedPort() throws -> UInt16 {
         let server = try LoopbackHTTPServer()
         let port = server.port
         server.stop()
@@ -225,7 +252,7 @@ final class LoopbackHTTPServer: Sendable {
             if !canConnect(to: port) { return port }
             usleep(10_000)
         }
-        throw FixtureError("port \(port) still accepts connections after the server stopped")
+        throw SetupError("port \(port) still accepts connections after the server stopped")
     }
 
     private static func canConnect(to port: UInt16) -> Bool {
