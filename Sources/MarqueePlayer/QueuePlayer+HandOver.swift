@@ -61,21 +61,41 @@ extension QueuePlayer {
         return false
     }
 
-    /// An item without pictures starts when its first sample is due: right after the item before
-    /// it. Commands meanwhile act on the item on screen. False when a command replaced the item.
+    /// An item without pictures starts when its first sample is heard: with a device whose clock
+    /// video follows, when the device reports playing it (a device starts some time after its first
+    /// write); otherwise when it is due on the timeline, right after the item before it. Commands
+    /// meanwhile act on the item on screen. False when a command replaced the item.
     func awaitStartWithoutPictures(_ pipeline: ItemPipeline) -> Bool {
+        let followsDevice = settings.followsAudioClock && audioRenderer != nil && pipeline.audio != nil
         while current === pipeline && !shouldStop {
             if !machine.wantsToPlay {
                 waitForCommand()
                 applyPendingCommands()
                 continue
             }
-            if !sleepUntil(origin + timeline.itemOrigin) {
-                applyPendingCommands()
-                continue
+            let due = origin + timeline.itemOrigin
+            let deadline: MediaTime
+            if followsDevice {
+                if isHeard(pipeline) {
+                    followAudioClock(in: pipeline)
+                    return true
+                }
+                // A device that does not play (missing, failing) leaves the timeline to say.
+                if clock.now() >= due + Self.soundStartLimit { return true }
+                deadline = clock.now() + MediaTime(1, per: 1000)
+            } else {
+                if clock.now() >= due { return true }
+                deadline = due
             }
-            return true
+            if !sleepUntil(deadline) { applyPendingCommands() }
         }
         return false
+    }
+
+    /// The device is playing this pipeline's sound: its first sample has been heard. (A device
+    /// that has not started yet reports the first sample as the one it is at, so one more is needed.)
+    private func isHeard(_ pipeline: ItemPipeline) -> Bool {
+        guard let playing = audioRenderer?.playingPosition() else { return false }
+        return playing.serial == pipeline.serial && playing.itemFrame > 0
     }
 }

@@ -17,6 +17,11 @@ import Testing
         let commands = run.events().filter { $0["event"] as? String == "command" }
         #expect(commands.map { "\($0["command"] ?? "") \($0["source"] ?? "") \($0["signal"] ?? "")" }
             == ["next signal SIGUSR1", "togglePlayPause signal SIGUSR2", "quit signal SIGTERM"])
+        // Quitting ends the item on screen (b, paused) as userExited, then the player is stopped.
+        let tail = run.events().filter { ["itemStarted", "itemEnded", "playbackStateChanged"].contains($0["event"] as? String ?? "") }.suffix(2)
+        #expect(tail.first?["event"] as? String == "itemEnded" && tail.first?["index"] as? Int == 1
+                && tail.first?["reason"] as? String == "userExited", "\(tail)")
+        #expect(tail.last?["event"] as? String == "playbackStateChanged" && tail.last?["state"] as? String == "stopped", "\(tail)")
         let stderr = run.standardError()
         #expect(stderr.contains("info: command next from signal SIGUSR1"), "\(stderr)")
         if !FileManager.default.fileExists(atPath: "/dev/input") {

@@ -4,52 +4,12 @@ import Synchronization
 import Testing
 @testable import MarqueePlayer
 
-/// A device that plays `speed` times faster than the monotonic clock (a sound card whose crystal is
-/// off), with a 100 ms buffer: writes block while it is full, and it reports what it has played.
-private final class DriftingDevice: AudioOutput, @unchecked Sendable {
-    let format = AudioFormat.standard
-    let speed: Double
-    private let state = Mutex<(started: ContinuousClock.Instant?, written: Int64)>((nil, 0))
-    private let bufferFrames: Int64 = 4800
-
-    init(speed: Double) { self.speed = speed }
-
-    private func played(_ now: ContinuousClock.Instant, _ started: ContinuousClock.Instant, written: Int64) -> Int64 {
-        let (seconds, attoseconds) = (now - started).components
-        return min(written, Int64((Double(seconds) + Double(attoseconds) / 1e18) * 48000 * speed))
-    }
-
-    func write(_ samples: [Float]) throws {
-        let frames = Int64(samples.count / 2)
-        while true {
-            let fits = state.withLock { state -> Bool in
-                let now = ContinuousClock.now
-                let started = state.started ?? now
-                guard state.written + frames - played(now, started, written: state.written) <= bufferFrames || state.written == 0 else { return false }
-                state.started = started
-                state.written += frames
-                return true
-            }
-            if fits { return }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-    }
-
-    func framesPlayed() -> Int64? {
-        state.withLock { state in
-            state.started.map { played(.now, $0, written: state.written) }
-        }
-    }
-
-    var startedAt: ContinuousClock.Instant? { state.withLock { $0.started } }
-}
-
 @Suite struct QueuePlayerAudioClockTests {
     @Test func videoFollowsADeviceThatRunsFast() throws {
         // 3 s at 25 fps; the device plays 3 % fast, so by the end its audio is 87 ms ahead of the
         // monotonic clock. Each frame must appear when the device plays its time, within 15 ms.
         let speed = 1.03
-        let device = DriftingDevice(speed: speed)
+        let device = ClockedTestDevice(speed: speed)
         let media = ScriptedMedia(["a": .video(frames: 75, frameDuration: MediaTime(1, per: 25), withAudio: true)])
         var settings = PlayerSettings()
         settings.repeatMode = .off

@@ -96,6 +96,33 @@ private let frame25 = MediaTime(1, per: 25)
         #expect(events.time(of: .itemStarted(index: 2, url: "clip")) == jingleStart + MediaTime(seconds: 2))
     }
 
+    /// On the real clock, with a device whose clock video follows and which starts playing 150 ms
+    /// after its first write (as ALSA waits for its start threshold): the item is reported when its
+    /// first sample is heard, and ends when its last sample has played.
+    @Test func anItemWithoutPicturesStartsWhenTheDeviceIsHeardPlayingIt() throws {
+        let media = ScriptedMedia(["jingle": .audioOnly(seconds: 1), "clip": .video(frames: 5, frameDuration: frame25, withAudio: true)])
+        let device = ClockedTestDevice(startDelay: 0.15)
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        settings.followsAudioClock = true
+        let stamps = Mutex<[(event: PlayerEvent, at: ContinuousClock.Instant)]>([])
+        let player = QueuePlayer(items: [QueueItem(url: "jingle"), QueueItem(url: "clip")], settings: settings, opener: media,
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 16, height: 9)), audio: device,
+                                 clock: MonotonicClock(), events: { event in stamps.withLock { $0.append((event, .now)) } })
+        player.start()
+        player.waitUntilFinished()
+
+        let heardFrom = try #require(device.startedAt)
+        func seconds(after instant: ContinuousClock.Instant, of event: PlayerEvent) -> Double? {
+            stamps.withLock { $0 }.first { $0.event == event }.map { ($0.at - instant) / .seconds(1) }
+        }
+        let start = try #require(seconds(after: heardFrom, of: .itemStarted(index: 0, url: "jingle")))
+        #expect(start >= -0.005 && start < 0.05, "itemStarted \(Int(start * 1000)) ms after the device began playing")
+        let end = try #require(seconds(after: heardFrom, of: .itemEnded(index: 0, url: "jingle", reason: .playbackEnded, message: nil)))
+        #expect(abs(end - 1) < 0.05, "itemEnded \(Int(end * 1000)) ms after the device began playing")
+    }
+
     /// On the real clock: a key pressed while a still is up acts on the still.
     @Test func nextDuringAStillMovesToTheItemAfterTheStill() {
         let media = ScriptedMedia(["menu.png": .still, "b": .video(frames: 3, frameDuration: frame25),
