@@ -49,6 +49,16 @@ import Testing
         #expect(check.video == .tooLate)
     }
 
+    /// Audio a second past the target and still no picture: the video will start after the target.
+    @Test func audioFarPastTheTargetWithoutAPictureMakesTheVideoTooLate() {
+        var check = check(audio: true)
+        check.noteAudio(at: MediaTime(9, per: 10))
+        check.noteAudio(at: MediaTime(19, per: 10))
+        #expect(check.video == .undecided)
+        check.noteAudio(at: MediaTime(21, per: 10))
+        #expect(check.video == .tooLate)
+    }
+
     /// AAC at 48 kHz in Matroska: 1024-sample frames stamped 0, 21, 42, 64 ms.
     @Test func gridPutsMillisecondStampsBackOnTheFrames() throws {
         let frames = [(MediaTime.zero, 1024), (MediaTime(21, per: 1000), 1024), (MediaTime(42, per: 1000), 1024)]

@@ -9,7 +9,7 @@ import MarqueeCore
 /// Used from one thread (the item's decode thread); the pictures it returns may be drawn on another.
 /// Releasing the reader closes the file and frees the decoders; pictures still held keep only their
 /// own frames (and the shared scaler) alive.
-final class FFmpegMediaReader: MediaReader {
+final class FFmpegMediaReader: MediaReader, SeekReporting {
     let asset: Asset
     /// The media as the caller named it, for error lines.
     let url: String
@@ -136,15 +136,17 @@ final class FFmpegMediaReader: MediaReader {
     /// Positions decoding early enough that what follows, trimmed to `time`, is exactly what a
     /// decode from the start gives from `time` on: the video from a key frame at or before the frame
     /// on screen at `time`, the audio (unless `includingAudio` is false) from its codec's pre-roll
-    /// before `time`. The first try is a key frame seek to `time` (to `time` less the pre-roll for
-    /// audio alone); the frames it decodes say whether it reached back far enough (`SeekCheck`),
+    /// before `time`. The first try is a key frame seek to `time` (to `time` less twice the pre-roll
+    /// for audio alone); the frames it decodes say whether it reached back far enough (`SeekCheck`),
     /// and if not, the next try goes further back, up to the file's start. What the tries decoded
     /// last is handed out first; everything before `time` is the caller's to trim.
     func seek(to time: MediaTime, includingAudio: Bool) throws(PlaybackError) {
         guard demuxer.video != nil || demuxer.audio != nil, !asset.isStillImage else { return }
         let target = max(time, .zero)
         let checksAudio = includingAudio && demuxer.audio != nil
-        var point = demuxer.video == nil && checksAudio ? target - audioPreRoll : target
+        // Audio alone goes straight to its pre-roll, with as much again to spare: demuxers land
+        // a little after the time asked for (WAV rounds to its blocks).
+        var point = demuxer.video == nil && checksAudio ? target - audioPreRoll * 2 : target
         var step = max(audioPreRoll, Self.firstStepBack)
         var attempts = 0
         do throws(FFmpegError) {

@@ -20,6 +20,11 @@ struct SeekCheck {
     /// video is judged on their times alone (a decoder that flags no key frames, an intra-refresh
     /// stream): more would hold many decoded pictures at once.
     static let unflaggedPictureLimit = 8
+    /// Audio this far past the target with no picture yet: the video landed where nothing decodes
+    /// (a transport stream seeks by position, to any packet, not to a key frame), and its first
+    /// picture will be a key frame after the target. Files keep their streams within a second of
+    /// each other (MPEG-TS muxers 0.7 s); deciding here spares decoding audio up to that key frame.
+    static let interleaveSlack = MediaTime(seconds: 1)
 
     let target: MediaTime
     let audioPreRoll: MediaTime
@@ -64,6 +69,7 @@ struct SeekCheck {
 
     /// `pts` is nil for a frame without a timestamp, which cannot be judged and passes.
     mutating func noteAudio(at pts: MediaTime?) {
+        if video == .undecided, picturesSeen == 0, let pts, pts > target + Self.interleaveSlack { video = .tooLate }
         guard audio == .undecided else { return }
         guard let pts else {
             audio = .farEnough
@@ -73,8 +79,8 @@ struct SeekCheck {
     }
 
     /// The input ended, or reading ahead reached its bound, with a stream still undecided. Video
-    /// that gave no picture at all landed where nothing decodes (a transport stream seeks by
-    /// position, to any packet, not to a key frame) or past its last frame: earlier is better.
+    /// that gave no picture at all landed where nothing decodes (see `interleaveSlack`) or past its
+    /// last frame: earlier is better.
     /// Unflagged pictures at or before the target pass; so does audio that has not started (it
     /// starts later in the file, or ended before the target).
     mutating func settle() {
