@@ -91,11 +91,11 @@ starts() {
                 previous = 0
                 for (i = 0; i < best; i++) if (key[i] == 1) previous = i
                 middle = int((previous + best) / 2)
-                # Frames that start a position are rounded up to the microsecond, so that the
-                # time given is not just before them (29.97 fps times have no end of decimals).
-                printf "key %.6f\n", pts[best] + 0.0000005
+                # A start on a frame is given a microsecond after it: ffprobe rounds its times to
+                # the microsecond, and a time given just before the frame would mean the one before.
+                printf "key %.6f\n", pts[best] + 0.000001
                 printf "key-1 %.6f\n", pts[best - 1] + (pts[best] - pts[best - 1]) / 2
-                printf "key+1 %.6f\n", pts[best + 1] + 0.0000005
+                printf "key+1 %.6f\n", pts[best + 1] + 0.000001
                 printf "mid-GOP %.6f\n", pts[middle] + (pts[middle + 1] - pts[middle]) / 3
             }'
 }
