@@ -80,7 +80,7 @@ audio_files=(tone.mp3 tone.aac tone.flac tone.ogg tone.wav)
 starts() {
     local file="$1" origin
     origin="$(ffprobe -v error -show_entries stream=codec_type,start_time -of csv=p=0 "$file" \
-        | awk -F, '($1 == "video" || $1 == "audio") && $2 != "N/A" { if (min == "" || $2 < min) min = $2 } END { print min + 0 }')"
+        | awk -F, '($1 == "video" || $1 == "audio") && $2 != "N/A" { if (min == "" || $2 < min) min = $2 } END { printf "%.6f\n", min + 0 }')"
     ffprobe -v error -select_streams v:0 -show_entries frame=key_frame,best_effort_timestamp_time -of csv=p=0 "$file" \
         | awk -F, -v origin="$origin" '
             NF >= 2 && $2 != "N/A" { key[n] = $1; pts[n] = $2 - origin; n++ }
