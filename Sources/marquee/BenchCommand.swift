@@ -5,6 +5,7 @@ import MarqueeMedia
 
 /// `marquee bench MEDIA [--size WxH --scaling MODE]`: how fast this machine decodes a file, and
 /// decodes and converts it for a screen, against the rate the file needs to play in real time.
+/// `marquee bench MEDIA --seek TIME` measures a seek's pre-roll instead (see `SeekBench`).
 ///
 /// Two passes over every frame, each as fast as possible on this thread (the decoder uses its own
 /// threads): decode only, then decode and convert each picture into a canvas of the screen's size.
@@ -25,9 +26,16 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "How pictures fit that size: none, aspectFit, aspectFill or fill (default aspectFit).")
     var scaling: String?
 
+    @Option(help: "Measure a seek to this time instead: seconds (2.5) or [hh:]mm:ss[.fff]. Prints the key frame seeks made, what was decoded before the time only to be trimmed, and how long it took.")
+    var seek: String?
+
     static let defaultSize = PixelSize(width: 1920, height: 1080)
 
     func run() throws {
+        if let seek {
+            try runSeek(to: seek)
+            return
+        }
         let screen = try size.map { try CommandValues.size($0, option: "--size") } ?? Self.defaultSize
         let mode = try scaling.map { try CommandValues.scaling($0, option: "--scaling") } ?? .default
         let url = try CommandValues.mediaURL(media)
@@ -66,6 +74,23 @@ struct BenchCommand: ParsableCommand {
         print("decode+convert seconds: \(Self.decimal(converting.seconds, digits: 3))")
         print("decode+convert fps: \(Self.decimal(converting.framesPerSecond, digits: 1))")
         print("speed: \(rate.map { String(format: "%.2fx realtime", converting.framesPerSecond / $0) } ?? "unknown")")
+    }
+
+    private func runSeek(to text: String) throws {
+        let time = try CommandValues.time(text, option: "--seek")
+        guard size == nil && scaling == nil else {
+            throw CommandValues.fail("--seek measures decoding only: --size and --scaling do not apply")
+        }
+        let url = try CommandValues.mediaURL(media)
+        let result: SeekBench.Result
+        do {
+            result = try SeekBench(url: url, time: time, opener: FFmpegMediaOpener()).run()
+        } catch let error as PlaybackError {
+            throw CommandValues.fail("\(media): \(error.reason)")
+        } catch {
+            throw CommandValues.fail("\(media): \(error)")
+        }
+        SeekBench.lines(for: result, media: media, time: time).forEach { print($0) }
     }
 
     /// One timed pass over every picture of the media.

@@ -42,7 +42,44 @@ import Testing
         #expect(Self.keyValues(outcome.outputLines)["convert to"] == "1920x1080 aspectFit")
     }
 
+    /// Half way through the frame before the key frame at 1 s: the frame on screen is 0.96, in the
+    /// GOP before, so decoding starts at 0 and the 24 pictures before it are the pre-roll.
+    @Test func seekPrintsThePreRollItDecoded() throws {
+        let folder = try CLIMediaWorkspace.folder.get()
+
+        let outcome = try MarqueeProcess.run(["bench", "media/clip.mp4", "--seek", "0.98"], in: folder)
+
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.outputLines.map { $0.prefix { $0 != ":" } } == [
+            "media", "seek to", "key frame seeks", "decoding from", "first picture", "picture on screen",
+            "pictures before it", "first audio", "audio before it", "seek seconds",
+        ])
+        let values = Self.keyValues(outcome.outputLines)
+        #expect(values["seek to"] == "0.980")
+        #expect(values["first picture"] == "0.000")
+        #expect(values["picture on screen"] == "0.960")
+        #expect(values["pictures before it"] == "24")
+        #expect(values["first audio"] == "none")
+        #expect(try #require(values["key frame seeks"].flatMap(Int.init)) >= 1)
+        #expect(try #require(values["seek seconds"].flatMap(Double.init)) > 0)
+    }
+
+    /// Audio alone: AAC's pre-roll (three 1024-sample frames) is decoded before the target.
+    @Test func seekInAudioDecodesItsPreRoll() throws {
+        let folder = try CLIMediaWorkspace.folder.get()
+
+        let outcome = try MarqueeProcess.run(["bench", "media/tone.m4a", "--seek", "0.5"], in: folder)
+
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let values = Self.keyValues(outcome.outputLines)
+        #expect(values["picture on screen"] == "none")
+        let audioBefore = try #require(values["audio before it"]?.split(separator: " ").first.flatMap { Int($0) })
+        #expect(audioBefore >= 3 * 1024 && audioBefore < 48_000 / 2, "\(audioBefore) frames")
+    }
+
     @Test(arguments: [
+        (["media/clip.mp4", "--seek", "soon"], "--seek: bad time 'soon': expected seconds (e.g. 2.5) or [hh:]mm:ss[.fff]"),
+        (["media/clip.mp4", "--seek", "1", "--size", "640x360"], "--seek measures decoding only: --size and --scaling do not apply"),
         (["media/none.mp4"], "media/none.mp4: no such file"),
         (["media/tone.m4a"], "media/tone.m4a: no video stream to measure"),
         (["media/clip.mp4", "--size", "0x10"], "--size: bad size '0x10' (expected WIDTHxHEIGHT, e.g. 1280x720, each side 1 to 16384)"),

@@ -1,8 +1,12 @@
 /// One opened media item, read from one thread (the item's decode thread).
 public protocol MediaReader: AnyObject {
     var asset: Asset { get }
-    /// Positions reading at the keyframe at or before `time`, so that decoding forward reaches the
-    /// frame on screen at `time`.
+    /// Positions decoding early enough that what follows, once trimmed to `time` (VideoTrimmer,
+    /// AudioTrimmer), is exactly what decoding from the start gives from `time` on: the video from
+    /// a key frame at or before the frame on screen at `time`, the audio from its codec's pre-roll
+    /// before `time` (a decoder restarted mid-stream lacks its history: MP3's bit reservoir, the
+    /// MDCT overlap, Opus's convergence). The first pictures and audio that follow may therefore
+    /// come before `time`, by as much as a GOP; the caller trims them.
     func seek(to time: MediaTime) throws
     /// The next decoded picture in presentation order; nil at the end of the stream. Audio is skipped.
     func nextPicture() throws -> VideoPicture?

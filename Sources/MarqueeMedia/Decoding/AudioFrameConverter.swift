@@ -19,6 +19,9 @@ final class AudioFrameConverter {
     private let streamEnd: MediaTime?
     private var resampler: AudioResampler?
     private var clock: AudioSampleClock
+    /// Moves stamps rounded by the container back to where the stream's frames truly start, once
+    /// the reader has learnt where that is (see `AudioFrameGrid`).
+    var grid: AudioFrameGrid?
 
     init(format: AudioFormat, stream: StreamDescription, startTime: MediaTime?, origin: MediaTime) {
         self.format = format
@@ -31,7 +34,7 @@ final class AudioFrameConverter {
     /// The blocks `frame` completes: usually one, none while the resampler fills its filter, two
     /// when the frame jumps away from the running audio (the tail before the jump, then its own).
     func convert(_ frame: Frame) throws(FFmpegError) -> [AudioBlock] {
-        let time = frame.presentationTime(timeBase: timeBase).map { $0 - origin }
+        let time = frame.presentationTime(timeBase: timeBase).map { $0 - origin }.map { grid?.snap($0) ?? $0 }
         var blocks: [AudioBlock] = []
         if clock.isDiscontinuous(at: time) {
             blocks += try drain()

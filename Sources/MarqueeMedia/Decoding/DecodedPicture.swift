@@ -20,6 +20,9 @@ final class DecodedPicture: VideoPicture, @unchecked Sendable {
         self.layoutSize = layoutSize
     }
 
+    /// The decoder marked it a key frame (decoding can start at it).
+    var isKeyFrame: Bool { frame.isKeyFrame }
+
     /// The decoded picture's size in pixels.
     var size: PixelSize? { frame.pictureSize }
 

@@ -1,14 +1,15 @@
 import CFFmpeg
 import MarqueeCore
 
-/// One opened media item, decoded with FFmpeg: its Asset facts, keyframe seeks, the pictures of its
-/// best video stream in presentation order with their exact times, and, when asked for, the audio
-/// of its best audio stream resampled and stamped to the sample, interleaved as the file has them.
+/// One opened media item, decoded with FFmpeg: its Asset facts, seeks that reach back as far as an
+/// exact trim needs, the pictures of its best video stream in presentation order with their exact
+/// times, and, when asked for, the audio of its best audio stream resampled and stamped to the
+/// sample, interleaved as the file has them.
 ///
 /// Used from one thread (the item's decode thread); the pictures it returns may be drawn on another.
 /// Releasing the reader closes the file and frees the decoders; pictures still held keep only their
 /// own frames (and the shared scaler) alive.
-final class FFmpegMediaReader: MediaReader {
+final class FFmpegMediaReader: MediaReader, SeekReporting {
     let asset: Asset
     /// The media as the caller named it, for error lines.
     let url: String
@@ -28,6 +29,38 @@ final class FFmpegMediaReader: MediaReader {
     /// The frame the next decode fills: audio frames are copied out by the resampler, so one frame
     /// serves them all; a picture keeps its frame, and the next decode gets a fresh one.
     private var spareFrame: Frame?
+    /// What a seek decoded to check where it landed, handed out before anything else is decoded.
+    private var readAhead: [ReadAheadFrame] = []
+    /// How long before a seek's target audio decoding starts (see `AudioPreRoll`).
+    private let audioPreRoll: MediaTime
+    /// Media times of the video and audio streams' first frames, as the container states them.
+    private let videoStart: MediaTime?
+    private let audioStart: MediaTime?
+    /// The video is cover art: one picture, which FFmpeg hands out again after every seek.
+    private let videoIsCoverArt: Bool
+    /// The audio stream's timestamps are coarser than its samples (Matroska's milliseconds): its
+    /// frame grid is learnt at the first seek (see `AudioFrameGrid`).
+    private let audioStampsAreCoarse: Bool
+    private var audioGrid: AudioFrameGrid? {
+        didSet { audioConverter?.grid = audioGrid }
+    }
+    private var audioGridLearnt = false
+
+    private enum ReadAheadFrame {
+        case picture(DecodedPicture)
+        /// Kept as decoded: the caller's audio format is not known until it asks.
+        case audio(Frame)
+    }
+
+    /// A seek that lands too late first goes back this much further (or the audio pre-roll, if
+    /// longer), then twice as far each time: a few tries reach back a whole long GOP.
+    static let firstStepBack = MediaTime(1, per: 8)
+    /// Pictures a seek decodes ahead to check where it landed, at most, before it judges with what
+    /// it has: each is a whole decoded picture.
+    static let readAheadPictureLimit = 16
+    /// Audio frames, at most: enough to reach a key frame 10 s after where a transport stream seek
+    /// landed (about 500 frames of AAC), a few MB.
+    static let readAheadAudioLimit = 1024
 
     /// Opens `url` (a path, `file:`, `http:` or `https:` URL) and the decoders of its best video and
     /// audio streams.
@@ -54,6 +87,16 @@ final class FFmpegMediaReader: MediaReader {
         audioStream = audio.map { stream in
             (stream, container.withStream(at: stream.index) { MediaTime(timestamp: $0.pointee.start_time, timeBase: $0.pointee.time_base) })
         }
+        audioStampsAreCoarse = audio.map { stream in
+            Int64(stream.timeBase.num) * Int64(stream.sampleRate ?? 0) > Int64(stream.timeBase.den)
+        } ?? false
+        audioPreRoll = audio.map { stream in container.withStream(at: stream.index) { AudioPreRoll.duration(of: $0) } } ?? .zero
+        let origin = timeline.origin
+        audioStart = audioStream?.startTime.map { $0 - origin }
+        videoIsCoverArt = videoStream?.isAttachedPicture ?? false
+        videoStart = videoStream.flatMap { stream in
+            container.withStream(at: stream.index) { MediaTime(timestamp: $0.pointee.start_time, timeBase: $0.pointee.time_base) }
+        }.map { $0 - origin }
 
         // No video, or video this FFmpeg cannot decode beside audio it can (else the probe refused
         // the media): an item to hear, not to see.
@@ -87,16 +130,114 @@ final class FFmpegMediaReader: MediaReader {
     }
 
     func seek(to time: MediaTime) throws(PlaybackError) {
+        try seek(to: time, includingAudio: true)
+    }
+
+    /// Positions decoding early enough that what follows, trimmed to `time`, is exactly what a
+    /// decode from the start gives from `time` on: the video from a key frame at or before the frame
+    /// on screen at `time`, the audio (unless `includingAudio` is false) from its codec's pre-roll
+    /// before `time`. The first try is a key frame seek to `time` (to `time` less twice the pre-roll
+    /// for audio alone); the frames it decodes say whether it reached back far enough (`SeekCheck`),
+    /// and if not, the next try goes further back, up to the file's start. What the tries decoded
+    /// last is handed out first; everything before `time` is the caller's to trim.
+    func seek(to time: MediaTime, includingAudio: Bool) throws(PlaybackError) {
         guard demuxer.video != nil || demuxer.audio != nil, !asset.isStillImage else { return }
+        let target = max(time, .zero)
+        let checksAudio = includingAudio && demuxer.audio != nil
+        // Audio alone goes straight to its pre-roll, with as much again to spare: demuxers land
+        // a little after the time asked for (WAV rounds to its blocks).
+        var point = demuxer.video == nil && checksAudio ? target - audioPreRoll * 2 : target
+        var step = max(audioPreRoll, Self.firstStepBack)
+        var attempts = 0
         do throws(FFmpegError) {
-            try container.seek(toKeyFrameAtOrBefore: timeline.origin + max(time, .zero))
+            if checksAudio && audioStampsAreCoarse && !audioGridLearnt { try learnAudioGrid() }
+            while true {
+                let fromStart = point <= .zero
+                try reposition(at: fromStart ? nil : point)
+                attempts += 1
+                var check = SeekCheck(target: target, checksVideo: demuxer.video != nil && !videoIsCoverArt, checksAudio: checksAudio,
+                                      audioPreRoll: audioPreRoll, videoStart: videoStart, audioStart: audioStart)
+                try decodeAhead(checking: &check, includingAudio: checksAudio)
+                if check.isFarEnough || fromStart { break }
+                point = point - step
+                step = step * 2
+            }
         } catch {
             throw PlaybackError(url: url, reason: "seek to \(time) failed: \(error)")
+        }
+        lastSeek = SeekReport(target: target, attempts: attempts, decodingFrom: point > .zero ? point : .zero)
+    }
+
+    /// Where the last seek started decoding and how many tries that took.
+    private(set) var lastSeek: SeekReport?
+
+    /// Decodes the first audio frames from the file's start, where a decode without a seek anchors
+    /// its audio, and learns from them where every later frame starts.
+    private func learnAudioGrid() throws(FFmpegError) {
+        audioGridLearnt = true
+        guard let audioStream, let rate = audioStream.description.sampleRate else { return }
+        let timeBase = audioStream.description.timeBase
+        try reposition(at: nil)
+        let frame = try Frame()
+        var firstFrames: [(time: MediaTime, sampleCount: Int)] = []
+        var pictures = 0
+        while firstFrames.count < 3 && pictures < Self.readAheadPictureLimit,
+              let output = try demuxer.next(into: frame, includingAudio: true) {
+            switch output {
+            case .video:
+                pictures += 1
+            case .audio:
+                guard let time = frame.presentationTime(timeBase: timeBase) else { return }
+                firstFrames.append((time - timeline.origin, frame.sampleCount))
+            }
+        }
+        audioGrid = AudioFrameGrid(firstFrames: firstFrames, sampleRate: rate,
+                                   tolerance: MediaTime(Int64(timeBase.num), per: Int64(timeBase.den)))
+    }
+
+    /// Moves reading to the key frame at or before `point` (media time), or to the file's start
+    /// when `point` is nil or the container cannot seek there; every decoder starts afresh.
+    private func reposition(at point: MediaTime?) throws(FFmpegError) {
+        if let point {
+            do {
+                try container.seek(toKeyFrameAtOrBefore: timeline.origin + point)
+            } catch {
+                // No key frame that early (a transport stream's video starting after its audio).
+                do { try container.seekToStart(timeline.origin) } catch _ { throw error }
+            }
+        } else {
+            try container.seekToStart(timeline.origin)
         }
         demuxer.restart()
         timeline.restart()
         audioConverter?.reset()
         pendingAudio = []
+        readAhead = []
+    }
+
+    /// Decodes from the new position until `check` can judge it (or the input ends, or the
+    /// read-ahead limits are reached), keeping every frame to hand out later.
+    /// Audio is decoded (when `includingAudio`) all along, also once it has passed, or the audio
+    /// between its first frame and the video's verdict would be lost.
+    private func decodeAhead(checking check: inout SeekCheck, includingAudio: Bool) throws(FFmpegError) {
+        let audioTimeBase = demuxer.audio?.timeBase
+        var pictures = 0, audioFrames = 0
+        while !check.isDecided && pictures < Self.readAheadPictureLimit && audioFrames < Self.readAheadAudioLimit {
+            let frame = try Frame()
+            guard let output = try demuxer.next(into: frame, includingAudio: includingAudio) else { break }
+            switch output {
+            case .video:
+                let picture = picture(of: frame)
+                check.notePicture(at: picture.pts, isKeyFrame: frame.isKeyFrame)
+                readAhead.append(.picture(picture))
+                pictures += 1
+            case .audio:
+                check.noteAudio(at: audioTimeBase.flatMap { frame.presentationTime(timeBase: $0) }.map { $0 - timeline.origin })
+                readAhead.append(.audio(frame))
+                audioFrames += 1
+            }
+        }
+        if !check.isDecided { check.settle() }
     }
 
     func nextPicture() throws(PlaybackError) -> VideoPicture? {
@@ -138,6 +279,16 @@ final class FFmpegMediaReader: MediaReader {
 
     /// The next picture or audio block, decoding on until one is complete; nil at the end of the input.
     private func decodeFrame(audioFormat: AudioFormat?) throws(FFmpegError) -> DecodedMedia? {
+        while !readAhead.isEmpty {
+            switch readAhead.removeFirst() {
+            case .picture(let picture):
+                return .picture(picture)
+            case .audio(let frame):
+                guard let audioFormat, let converter = converter(for: audioFormat) else { continue }
+                pendingAudio += try converter.convert(frame)
+                if !pendingAudio.isEmpty { return .audio(pendingAudio.removeFirst()) }
+            }
+        }
         while true {
             let frame: Frame
             if let spareFrame {
@@ -178,6 +329,7 @@ final class FFmpegMediaReader: MediaReader {
         if let audioConverter, audioConverter.format == format { return audioConverter }
         let converter = AudioFrameConverter(format: format, stream: audioStream.description,
                                             startTime: audioStream.startTime, origin: timeline.origin)
+        converter.grid = audioGrid
         audioConverter = converter
         return converter
     }

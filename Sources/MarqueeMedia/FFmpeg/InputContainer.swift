@@ -89,6 +89,25 @@ final class InputContainer {
         }
     }
 
+    /// Moves reading back to the first key frame of the input, whose first timestamp is `start`.
+    ///
+    /// Not a seek to `start` itself: a transport stream seeks by position, taking any packet as a
+    /// key frame, and a seek to the start time lands on the packet after the first key frame when
+    /// B-frames put decode times before the start. Asked for a time an hour before the start, with
+    /// the first key frame after it allowed, every demuxer lands on its first packet (its seek
+    /// search starts there) or its first index entry. Decoders must be flushed afterwards.
+    func seekToStart(_ start: MediaTime) throws(FFmpegError) {
+        let target = (start - Self.wellBeforeStart).timestamp(in: marquee_av_time_base_q())
+        let context = context
+        try withDeadline { () throws(FFmpegError) -> Void in
+            try FFmpegLog.call("avformat_seek_file(first key frame)") {
+                avformat_seek_file(context, -1, .min, target, .max, 0)
+            }
+        }
+    }
+
+    static let wellBeforeStart = MediaTime(seconds: 3600)
+
     // MARK: Facts
 
     /// The demuxer's short name (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`, `png_pipe`, `hls`).

@@ -39,7 +39,8 @@ public enum Thumbnailer {
         if asset.isStillImage { return try reader.nextPicture() }
         // Without seeking, decoding starts at the first frame: a keyframe at or before any time,
         // just not the nearest, and exact mode decodes forward from it all the same.
-        if time > .zero && asset.isSeekable { try reader.seek(to: time) }
+        // A picture only: the seek need not reach back for the audio's pre-roll.
+        if time > .zero && asset.isSeekable { try reader.seek(to: time, includingAudio: false) }
         guard exact else { return try reader.nextPicture() }
         var trimmer = VideoTrimmer<VideoPicture>(timing: ItemTiming(start: time, end: nil))
         while let picture = try reader.nextPicture() {
