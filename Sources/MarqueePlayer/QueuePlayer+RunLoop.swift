@@ -370,11 +370,16 @@ extension QueuePlayer {
         delay = min(delay, settings.maximumRetryDelay)
         emit(.error(message: "every item failed; retrying in \(TimeLabel.position(delay))"))
         failuresInARow = 0
+        // Real time, whatever the playback clock: on a virtual clock (--clock fast) the wait would
+        // be instant and a dead playlist would spin, writing error lines as fast as it can.
         let resume = clock.now() + delay
-        while !sleepUntil(resume) {
+        let realResume = ContinuousClock.now + .nanoseconds(delay.ticks(timescale: 1_000_000_000))
+        while !waitInRealTime(until: realResume) {
             applyPendingCommands()
             if shouldStop { return }
         }
+        // A virtual clock moves on by the wait; a real one is there already.
+        clock.sleep(until: resume)
         timeline.restart(at: clock.now() - origin)
     }
 }

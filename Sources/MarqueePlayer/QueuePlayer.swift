@@ -201,6 +201,23 @@ public final class QueuePlayer: @unchecked Sendable {
         control.unlock()
     }
 
+    /// Waits until `deadline` in real time, beating the heart; false when woken by a command or a
+    /// shutdown first.
+    func waitInRealTime(until deadline: ContinuousClock.Instant) -> Bool {
+        while !hasPendingWork {
+            let now = ContinuousClock.now
+            if now >= deadline { return true }
+            heartbeat()
+            let slice = min(deadline - now, .milliseconds(Int(Self.heartbeatInterval * 1000)))
+            control.lock()
+            if pendingRequests.isEmpty && !isShutDown {
+                _ = control.wait(until: Date(timeIntervalSinceNow: slice / .seconds(1)))
+            }
+            control.unlock()
+        }
+        return false
+    }
+
     var hasPendingWork: Bool {
         control.lock()
         defer { control.unlock() }

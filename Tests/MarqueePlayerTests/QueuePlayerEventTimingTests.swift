@@ -157,6 +157,43 @@ private let frame25 = MediaTime(1, per: 25)
         player.waitUntilFinished()
     }
 
+    /// 1000 `next`, half at full speed (taken in batches) and half 0.2 ms apart (taken one by one,
+    /// as signals arrive): most items are left before they appear, and those end nothing anyone
+    /// saw. Every itemEnded follows its own itemStarted, and every command is applied.
+    @Test func everyItemEndedFollowsItsItemStartedWhateverTheCommandRate() {
+        let media = ScriptedMedia(["a": .video(frames: 5, frameDuration: frame25), "b": .video(frames: 5, frameDuration: frame25),
+                                   "c": .video(frames: 5, frameDuration: frame25)])
+        let (player, events) = play([QueueItem(url: "a"), QueueItem(url: "b"), QueueItem(url: "c")], media, repeatMode: .all)
+        #expect(events.recorder.wait { $0.frameCount >= 1 })
+        for _ in 0..<500 { player.send(.next) }
+        for _ in 0..<500 {
+            player.send(.next)
+            Thread.sleep(forTimeInterval: 0.0002)
+        }
+        #expect(events.recorder.wait { $0.filter { if case .command = $0 { true } else { false } }.count == 1000 })
+        let settled = events.recorder.events.frameCount
+        #expect(events.recorder.wait { $0.frameCount >= settled + 10 })
+        player.send(.quit, from: .signal(name: "SIGTERM"))
+        player.waitUntilFinished()
+
+        var open: Int?
+        var pairs = 0
+        for event in events.itemEvents {
+            switch event {
+            case .itemStarted(let index, _, _):
+                #expect(open == nil, "itemStarted \(index) while \(open!) had not ended")
+                open = index
+            case .itemEnded(let index, _, let reason, _):
+                #expect(open == index, "itemEnded \(index) (\(reason)) without its itemStarted")
+                open = nil
+                pairs += 1
+            default: break
+            }
+        }
+        #expect(open == nil)
+        #expect(pairs >= 2)
+    }
+
     @Test func quittingEndsTheItemOnScreenAsUserExitedThenStops() {
         let media = ScriptedMedia(["a": .video(frames: 10, frameDuration: frame25), "b": .video(frames: 10, frameDuration: frame25)])
         let (player, events) = play([QueueItem(url: "a"), QueueItem(url: "b")], media, repeatMode: .all)

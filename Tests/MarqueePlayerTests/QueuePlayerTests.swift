@@ -83,23 +83,27 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
     @Test func whenEveryItemFailsThePlayerBacksOffInsteadOfSpinning() {
         let media = ScriptedMedia(["x": .failure("no such file"), "y": .failure("server refused (HTTP 404)")])
         let (player, recorder, clock, _) = makePlayer([QueueItem(url: "x"), QueueItem(url: "y")], media, repeatMode: .all) {
-            $0.retryDelay = MediaTime(seconds: 1)
-            $0.maximumRetryDelay = MediaTime(seconds: 4)
+            $0.retryDelay = MediaTime(1, per: 10)
+            $0.maximumRetryDelay = MediaTime(4, per: 10)
         }
+        let started = ContinuousClock.now
         player.start()
         let retries = { (events: [PlayerEvent]) in
             events.filter { if case .error(let message) = $0 { message.hasPrefix("every item failed") } else { false } }.count
         }
         #expect(recorder.wait { retries($0) >= 4 })
+        // The waits are real even on the virtual clock (--clock fast): 0.1 + 0.2 + 0.4 s came
+        // before the fourth round failed, where a virtual wait would spin at once.
+        let elapsed = (ContinuousClock.now - started) / .seconds(1)
         player.shutDown()
         player.waitUntilFinished()
-        // The virtual clock makes each wait instant, so the player may get a few rounds further
-        // before it sees the shutdown; what must hold is the ratio: two opens per round, and
-        // the clock moved on by 1, 2, 4, 4, ... seconds for every retry announced (the last
-        // announced wait may have been cut short by the shutdown).
+        #expect(elapsed >= 0.7, "four rounds in \(elapsed) s")
+        // The player may get a round further before it sees the shutdown; what must hold is the
+        // ratio: two opens per round, and the virtual clock moved on by 0.1, 0.2, 0.4, 0.4, ...
+        // seconds for every retry announced (the last announced wait may have been cut short).
         let announced = retries(recorder.events)
         let waited = (1..<announced).reduce(Int64(0)) { total, round in total + min(Int64(1) << (round - 1), 4) }
-        #expect(clock.now() >= MediaTime(seconds: waited))
+        #expect(clock.now() >= MediaTime(waited, per: 10))
         let opened = media.openedURLs.count
         #expect(opened >= 2 * announced && opened <= 2 * announced + 2, "\(opened) opens for \(announced) retries")
     }
@@ -284,12 +288,32 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
     }
 
     @Test func nextMovesOnAndEndsTheItemAsUserExited() {
+        // On the real clock, so that `next` comes while a (2 s) is on screen.
+        let media = ScriptedMedia(["a": .video(frames: 50, frameDuration: frame25), "b": .video(frames: 4, frameDuration: frame25)])
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let recorder = EventRecorder()
+        let player = QueuePlayer(items: [QueueItem(url: "a"), QueueItem(url: "b")], settings: settings, opener: media,
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)), clock: MonotonicClock(),
+                                 events: { recorder.record($0) })
+        player.start()
+        #expect(recorder.wait { $0.frameCount >= 1 })
+        player.send(.next)
+        player.waitUntilFinished()
+        #expect(recorder.events.contains(.itemEnded(index: 0, url: "a", reason: .userExited, message: nil)))
+        #expect(recorder.frames.map(\.item).suffix(4) == [1, 1, 1, 1])
+        #expect(recorder.frames.filter { $0.item == 0 }.count < 50)
+    }
+
+    @Test func nextBeforeAnItemAppearsEndsNothingOfIt() {
         let media = ScriptedMedia(["a": .video(frames: 4, frameDuration: frame25), "b": .video(frames: 4, frameDuration: frame25)])
         let (player, recorder, _, _) = makePlayer([QueueItem(url: "a"), QueueItem(url: "b")], media, repeatMode: .off, exitWhenIdle: true)
         player.send(.next)
         player.start()
         player.waitUntilFinished()
-        #expect(recorder.events.contains(.itemEnded(index: 0, url: "a", reason: .userExited, message: nil)))
+        #expect(!recorder.events.contains { if case .itemEnded(0, _, _, _) = $0 { true } else { false } })
+        #expect(!recorder.events.contains { if case .itemStarted(0, _, _) = $0 { true } else { false } })
         #expect(recorder.frames.map(\.item) == [1, 1, 1, 1])
     }
 

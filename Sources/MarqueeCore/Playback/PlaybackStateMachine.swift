@@ -150,7 +150,12 @@ public struct PlaybackStateMachine: Sendable, Equatable {
 
     private mutating func endCurrentItem(_ reason: FinishReason, message: String?, _ events: inout [PlayerEvent]) {
         guard let index = currentIndex else { return }
-        events.append(.itemEnded(index: index, url: currentURL, reason: reason, message: message))
+        // Proof of play pairs every end with its start: an item left before it appeared (a quick
+        // run of `next`) ended nothing anyone saw. One that failed before it appeared still says
+        // so, as playbackError.
+        if itemStatus == .readyToPlay || reason == .playbackError {
+            events.append(.itemEnded(index: index, url: currentURL, reason: reason, message: message))
+        }
         currentIndex = nil
         currentURL = ""
         currentTitle = nil
