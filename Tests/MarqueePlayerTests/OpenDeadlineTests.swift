@@ -107,9 +107,16 @@ private let frame25 = MediaTime(1, per: 25)
 
         let start = ContinuousClock.now
         player.shutDown()
-        let ended = player.waitUntilFinished(graceAfterShutDown: 0.5)
+        let ended = Mutex<Bool?>(nil)
+        let returned = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let result = player.waitUntilFinished(graceAfterShutDown: 0.5)
+            ended.withLock { $0 = result }
+            returned.signal()
+        }
+        #expect(returned.wait(timeout: .now() + 3) == .success, "waiting for the stuck player did not return")
         let elapsed = (ContinuousClock.now - start) / .seconds(1)
-        #expect(!ended)
+        #expect(ended.withLock { $0 } == false)
         #expect(elapsed >= 0.4 && elapsed < 1.5, "waited \(elapsed) s")
     }
 }
