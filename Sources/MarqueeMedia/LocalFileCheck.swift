@@ -1,7 +1,9 @@
 import Foundation
 
-/// Checks a local path before FFmpeg opens it, for the causes FFmpeg would word vaguely: an empty
-/// file comes back as "Invalid data", a directory as an I/O error.
+/// Checks a local path before FFmpeg opens it, for the causes FFmpeg would word vaguely (an empty
+/// file comes back as "Invalid data", a directory as an I/O error) and for the files it must never
+/// open: opening a FIFO without a writer, or reading a terminal, blocks in the kernel where no
+/// deadline reaches. It uses stat(2), which does not open the file, so it cannot block that way.
 enum LocalFileCheck {
     static func problem(at path: String) -> MediaOpenError.Reason? {
         var status = stat()
@@ -15,7 +17,11 @@ enum LocalFileCheck {
         switch status.st_mode & S_IFMT {
         case S_IFDIR: return .isDirectory
         case S_IFREG: return status.st_size == 0 ? .emptyFile : nil
-        default: return nil  // FIFOs and devices have no meaningful size
+        case S_IFIFO: return .notRegularFile("a FIFO")
+        case S_IFCHR: return .notRegularFile("a character device")
+        case S_IFBLK: return .notRegularFile("a block device")
+        case S_IFSOCK: return .notRegularFile("a socket")
+        default: return .notRegularFile("an unknown kind of file")
         }
     }
 }

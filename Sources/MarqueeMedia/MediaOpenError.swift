@@ -30,6 +30,9 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidURL
         case noSuchFile
         case isDirectory
+        /// A FIFO, device or socket (`kind` says which, with its article): refused unopened, since
+        /// opening or reading one can block for good.
+        case notRegularFile(String)
         case permissionDenied
         case emptyFile
         /// FFmpeg could not make sense of the bytes; `detail` is what its demuxer said, when it said something.
@@ -58,6 +61,8 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
                 "no such file"
             case .isDirectory:
                 "is a directory, not a media file"
+            case .notRegularFile(let kind):
+                "not a regular file (\(kind))"
             case .permissionDenied:
                 "permission denied"
             case .emptyFile:

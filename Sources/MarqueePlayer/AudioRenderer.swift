@@ -107,10 +107,14 @@ final class AudioRenderer: @unchecked Sendable {
         schedule.push(segment)
     }
 
-    /// Ends the thread once what is scheduled has been written or cancelled.
-    func finish() {
+    /// Ends the thread once what is scheduled has been written or cancelled. With a limit, returns
+    /// after `seconds` at most: a device write that never returns is left to the process's exit.
+    func finish(waitingAtMost seconds: Double? = nil) {
         schedule.close()
-        finished.withLock { while !isFinished { finished.wait() } }
+        let deadline = seconds.map { Date(timeIntervalSinceNow: $0) } ?? .distantFuture
+        finished.withLock {
+            while !isFinished { if !finished.wait(until: deadline) { return } }
+        }
     }
 
     private var channels: Int { output.format.channelCount }

@@ -45,13 +45,15 @@ public final class EventDeliveryThread: @unchecked Sendable {
         }
     }
 
-    /// Delivers everything posted so far, then ends the thread; returns once it has. Events posted
-    /// afterwards are ignored.
-    public func finish() {
+    /// Delivers everything posted so far, then ends the thread; returns once it has, or after
+    /// `seconds` when given (a write that never returns is not waited for). Events posted afterwards
+    /// are ignored.
+    public func finish(waitingAtMost seconds: Double? = nil) {
+        let deadline = seconds.map { Date(timeIntervalSinceNow: $0) } ?? .distantFuture
         condition.withLock {
             isFinishing = true
             condition.broadcast()
-            while !isFinished { condition.wait() }
+            while !isFinished { if !condition.wait(until: deadline) { return } }
         }
     }
 

@@ -54,7 +54,16 @@ final class ItemPipeline: @unchecked Sendable {
         audio = audioFormat.map { _ in BlockingQueue(capacity: Self.audioPiecesAhead) }
     }
 
+    /// When the decode thread was started, on the real-time clock: the player's open timeout counts
+    /// from here, whatever the playback clock.
+    private(set) var startedAt = ContinuousClock.now
+    /// The present thread has taken an output: the open is over, one way or the other. Present-thread state.
+    private(set) var hasAnswered = false
+
+    /// The decode thread is not detached from its own fate: a thread stuck in the kernel (a FIFO, a
+    /// hung NFS path) is never joined, so nothing waits for it; it ends whenever the call returns.
     func start() {
+        startedAt = .now
         let thread = Thread { [self] in decode() }
         thread.name = "marquee.decode.\(index)"
         thread.qualityOfService = .userInteractive
@@ -69,13 +78,17 @@ final class ItemPipeline: @unchecked Sendable {
 
     /// The next output, waiting for the decoder; nil once cancelled and drained.
     func next() -> Output? {
-        outputs.pop()
+        let output = outputs.pop()
+        if output != nil { hasAnswered = true }
+        return output
     }
 
     /// The next output, or nil if none arrives within `seconds` of real time (the caller decides
     /// whether that is a stall) or once cancelled and drained.
     func next(waitingAtMost seconds: Double) -> BlockingQueue<Output>.TimedPop {
-        outputs.pop(waitingAtMost: seconds)
+        let result = outputs.pop(waitingAtMost: seconds)
+        if case .element = result { hasAnswered = true }
+        return result
     }
 
     /// The item time of the frame after the one just taken, if it is decoded already. Presenting
@@ -90,6 +103,8 @@ final class ItemPipeline: @unchecked Sendable {
 
     private func decode() {
         do {
+            // Cancelled meanwhile (the player gave up waiting for this open): the late reader is
+            // dropped here, unused.
             let reader = try opener.open(item.url)
             let asset = reader.asset
             let timing: ItemTiming

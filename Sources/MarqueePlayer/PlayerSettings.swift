@@ -19,6 +19,11 @@ public struct PlayerSettings: Sendable {
     /// Video follows the audio output's position whenever it reports one (a real device on the
     /// real-time clock). Off for the virtual clock, whose time has nothing to do with a device's.
     public var followsAudioClock = false
+    /// The longest an item may take to open (up to knowing its timing, or failing), in real time:
+    /// past it the item fails with `timed out opening` and the playlist goes on. The same 5 s as a
+    /// network open, and it covers what FFmpeg's deadline cannot: a local open(2) or read(2) that
+    /// blocks in the kernel (a hung NFS or USB path). The decode thread stuck there is abandoned.
+    public var openTimeout: Duration = .seconds(5)
 
     public init() {}
 }

@@ -10,8 +10,9 @@ extension QueuePlayer {
             current?.cancel()
             upcoming?.cancel()
             releaseAudioHold()
-            // Whatever audio is scheduled and complete is written before the run ends.
-            audioRenderer?.finish()
+            // Whatever audio is scheduled and complete is written before the run ends; after a
+            // quit, only for as long as the process may take to exit.
+            audioRenderer?.finish(waitingAtMost: shouldStop ? Self.audioFinishAfterQuit : nil)
         }
         origin = clock.now()
         holdAudioForFirstPicture()
@@ -43,6 +44,7 @@ extension QueuePlayer {
     /// means its source ran dry (a stalled server): the player reports the stall and resumes with
     /// the next output.
     private func nextOutput(of pipeline: ItemPipeline) -> ItemPipeline.Output? {
+        guard pipeline.hasAnswered else { return awaitOpening(pipeline) }
         switch pipeline.next(waitingAtMost: Self.stallThreshold) {
         case .element(let output):
             return output
@@ -56,6 +58,8 @@ extension QueuePlayer {
             var stalled = QueuePlayer.stallThreshold
             var result = pipeline.next(waitingAtMost: Self.heartbeatInterval)
             while case .timedOut = result {
+                // A quit does not wait for a decoder stuck in a read.
+                if shouldStop { return nil }
                 stalled += Self.heartbeatInterval
                 if stalled < Self.frozenStallLimit { heartbeat() }
                 result = pipeline.next(waitingAtMost: Self.heartbeatInterval)

@@ -42,7 +42,11 @@ public final class QueuePlayer: @unchecked Sendable {
     let control = NSCondition()
     var pendingRequests: [Request] = []
     var isShutDown = false
+    /// When `shutDown` was first asked for: from then on, waiting for the run loop is bounded.
+    private var shutDownAt: Date?
     private var runLoopEnded = false
+    /// After a quit, how long the run loop's end waits for the audio thread to finish writing.
+    static let audioFinishAfterQuit = 1.0
 
     // Present-thread state.
     var cursor: PlaylistCursor
@@ -162,15 +166,26 @@ public final class QueuePlayer: @unchecked Sendable {
     public func shutDown() {
         control.lock()
         isShutDown = true
+        if shutDownAt == nil { shutDownAt = Date() }
         control.broadcast()
         control.unlock()
     }
 
-    /// Blocks until the run loop has ended: queue exhausted with exitWhenIdle, or shut down.
-    public func waitUntilFinished() {
+    /// Blocks until the run loop has ended: queue exhausted with exitWhenIdle, or shut down. With a
+    /// `graceAfterShutDown`, waits at most that long after a shutdown: false when the run loop is
+    /// still stuck then (a driver call that never returns), and the caller should exit anyway.
+    @discardableResult
+    public func waitUntilFinished(graceAfterShutDown grace: Double? = nil) -> Bool {
         control.lock()
-        while !runLoopEnded { control.wait() }
-        control.unlock()
+        defer { control.unlock() }
+        while !runLoopEnded {
+            if let grace, let shutDownAt {
+                if !control.wait(until: shutDownAt.addingTimeInterval(grace)) { return runLoopEnded }
+            } else {
+                control.wait()
+            }
+        }
+        return true
     }
 
     var shouldStop: Bool {

@@ -27,6 +27,10 @@ final class PlaybackSession {
     /// Keypads and remotes; nil with `input: none`.
     private let input: InputMonitor?
 
+    /// How long a quit waits for the present thread, then for the last events to be written.
+    static let quitGrace = 1.5
+    static let eventsGrace = 0.3
+
     /// What each handled signal asks for.
     static let signalActions: [(number: Int32, name: String, action: ControlAction)] = [
         (SIGINT, "SIGINT", .quit), (SIGTERM, "SIGTERM", .quit),
@@ -90,8 +94,12 @@ final class PlaybackSession {
         }
         player.start()
         input?.start()
-        player.waitUntilFinished()
-        delivery.finish()
+        // SIGTERM and SIGINT end the process within 2 s whatever a decoder, an opener or a driver
+        // is doing: a stuck thread is left behind, not waited for.
+        if !player.waitUntilFinished(graceAfterShutDown: Self.quitGrace) {
+            Console.shared.log("warning: the player did not stop within \(Self.quitGrace) s of the quit; exiting anyway")
+        }
+        delivery.finish(waitingAtMost: Self.eventsGrace)
         notifier?.send("STOPPING=1")
         // Ungrabs the devices: keys reach the console again.
         input?.stop()

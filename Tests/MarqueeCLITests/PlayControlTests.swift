@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeTestSupport
 import Testing
 
 /// The command path as the CLI wires it: signals become commands logged with their source, and
@@ -27,6 +28,20 @@ import Testing
         if !FileManager.default.fileExists(atPath: "/dev/input") {
             #expect(stderr.contains("info: input: /dev/input does not exist; no keys will be read"), "\(stderr)")
         }
+    }
+
+    @Test func aFIFOInThePlaylistIsRefusedAtOnceAndTheItemAfterItPlays() throws {
+        // A FIFO with no writer stands in for a hung NFS or USB path: opening it would block for good.
+        let folder = try PlayCommandTests.workspace.get()
+        let fifo = try TemporaryFIFO(named: "stuck.mp4")
+        defer { fifo.release() }
+        let run = try PlayerRun(arguments: ["play", "silent.mp4", fifo.path, "a.mp4", "--output", "headless", "--clock", "fast",
+                                            "--exit-when-idle", "--repeat", "off", "--input", "none"], in: folder)
+        #expect(run.waitForExit(seconds: 30) == 0)
+        let stderr = run.standardError()
+        #expect(stderr.contains("error: \(fifo.path): not a regular file (a FIFO)"), "\(stderr)")
+        let ends = run.events().filter { $0["event"] as? String == "itemEnded" }.map { "\($0["index"] ?? "") \($0["reason"] ?? "")" }
+        #expect(ends == ["0 playbackEnded", "1 playbackError", "2 playbackEnded"], "\(ends)")
     }
 
     @Test func inputNoneOpensNothingAndSaysNothing() throws {

@@ -2,6 +2,7 @@ import Foundation
 import MarqueeCore
 import MarqueeMedia
 import MarqueeTestSupport
+import Synchronization
 import Testing
 
 /// Every way an item can fail to open gives one line naming the media and the cause.
@@ -35,6 +36,31 @@ import Testing
 
         #expect(error.reason == .isDirectory)
         #expect(error.description == "\(folder.path): is a directory, not a media file")
+    }
+
+    @Test func aFIFOIsRefusedWithoutOpeningIt() throws {
+        // A FIFO with no writer blocks open(2) for good: a refusal must come from stat alone.
+        let fifo = try TemporaryFIFO()
+        defer { fifo.release() }
+        let outcome = Mutex<Result<Asset, MediaOpenError>?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let result = Result { () throws(MediaOpenError) in try AssetProbe.asset(at: fifo.path) }
+            outcome.withLock { $0 = result }
+            finished.signal()
+        }
+
+        #expect(finished.wait(timeout: .now() + 2) == .success, "the probe blocked on the FIFO")
+        guard case .failure(let error)? = outcome.withLock({ $0 }) else { return }
+        #expect(error.reason == .notRegularFile("a FIFO"))
+        #expect(error.description == "\(fifo.path): not a regular file (a FIFO)")
+        #expect(error.underlying == nil)  // decided before FFmpeg was asked
+    }
+
+    @Test func aCharacterDeviceIsRefused() throws {
+        let error = try #require(throws: MediaOpenError.self) { try AssetProbe.asset(at: "/dev/null") }
+
+        #expect(error.description == "/dev/null: not a regular file (a character device)")
     }
 
     @Test func anEmptyFile() throws {

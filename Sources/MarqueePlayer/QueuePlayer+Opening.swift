@@ -1,0 +1,43 @@
+import Foundation
+import MarqueeCore
+
+/// An item being opened gets `settings.openTimeout` of real time to say it is ready or has failed.
+/// Past it, it fails with `timed out opening` and the playlist goes on: whatever holds its decode
+/// thread (a FIFO with no writer, a hung NFS or USB path, a server FFmpeg's deadline misses), the
+/// present thread does not wait with it.
+extension QueuePlayer {
+    /// The first output of `pipeline`, waiting until its open deadline in heartbeat slices. Nil when
+    /// it was cancelled, or a command or a quit is waiting: the run loop applies it and comes back,
+    /// and the deadline, counted from the pipeline's start, is not reset by that.
+    func awaitOpening(_ pipeline: ItemPipeline) -> ItemPipeline.Output? {
+        let deadline = pipeline.startedAt + settings.openTimeout
+        while true {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            let slice = max(0, min(Self.heartbeatInterval, Double(remaining.components.seconds)
+                + Double(remaining.components.attoseconds) / 1e18))
+            switch pipeline.next(waitingAtMost: slice) {
+            case .element(let output):
+                return output
+            case .closed:
+                return nil
+            case .timedOut:
+                if ContinuousClock.now >= deadline { return abandonOpening(pipeline) }
+                heartbeat()
+                if hasPendingWork { return nil }
+            }
+        }
+    }
+
+    /// Gives up on an open that has not returned: its thread is cancelled and never joined, and
+    /// whatever it opens late is dropped at its first push.
+    private func abandonOpening(_ pipeline: ItemPipeline) -> ItemPipeline.Output {
+        pipeline.cancel()
+        return .failed(PlaybackError(url: pipeline.item.url, reason: Self.openTimedOutReason(settings.openTimeout)))
+    }
+
+    /// `timed out opening (no answer in 5 s)`.
+    static func openTimedOutReason(_ timeout: Duration) -> String {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        return "timed out opening (no answer in \(String(format: "%g", seconds)) s)"
+    }
+}
