@@ -10,6 +10,11 @@ extension MediaOpenError.Reason {
             self = .protocolNotAllowed(name)
             return
         }
+        // EINVAL, like a bad option: only the log tells that the demuxer FFmpeg picked is not allowed.
+        if error.log.contains(where: { $0.hasPrefix("Format not on whitelist") }) {
+            self = .notMediaFile
+            return
+        }
         switch error.code {
         case marquee_averror(ENOENT): self = .noSuchFile
         // EPERM is not here: FFmpeg's demuxers use it for their own refusals ("Unsafe file name" from

@@ -34,6 +34,9 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
         case emptyFile
         /// FFmpeg could not make sense of the bytes; `detail` is what its demuxer said, when it said something.
         case invalidData(detail: String?)
+        /// FFmpeg read the bytes as a format that is not audio, video or a picture (a text file as
+        /// `tty`, random bytes as `bintext`): outside `DemuxerWhitelist`.
+        case notMediaFile
         /// The container opened but holds no audio or video stream.
         case noMediaStreams
         /// Audio or video streams exist but this FFmpeg build decodes none of them.
@@ -64,6 +67,8 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
                 "the file is empty"
             case .invalidData(let detail):
                 "invalid data (\(detail ?? "not a media format FFmpeg recognises"))"
+            case .notMediaFile:
+                "not a media file"
             case .noMediaStreams:
                 "no audio or video stream"
             case .unsupportedCodecs(let streams):

@@ -70,7 +70,9 @@ import Testing
         #expect(error.description.hasPrefix("\(path): invalid data ("))
     }
 
-    @Test func randomBytesWithoutAHintingNameAreNotAFormatFFmpegKnows() throws {
+    /// FFmpeg alone takes these bytes for `luodat` with its lowest score and then fails to read them;
+    /// outside the demuxer whitelist, they are refused for what they are.
+    @Test func randomBytesWithoutAHintingNameAreNotAMediaFile() throws {
         let folder = try FixtureMedia.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("noise.dat").path
@@ -78,7 +80,7 @@ import Testing
 
         let error = try #require(throws: MediaOpenError.self) { try AssetProbe.asset(at: path) }
 
-        #expect(error.description == "\(path): invalid data (not a media format FFmpeg recognises)")
+        #expect(error.description == "\(path): not a media file")
     }
 
     @Test func aStreamNoDecoderExistsFor() throws {
