@@ -37,6 +37,9 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
         /// FFmpeg read the bytes as a format that is not audio, video or a picture (a text file as
         /// `tty`, random bytes as `bintext`): outside `DemuxerWhitelist`.
         case notMediaFile
+        /// The container opened, declares no length and holds no stream at all: a clip written with
+        /// no frames (`ffmpeg -t 0`), whose empty tracks FFmpeg drops.
+        case noFrames
         /// The container opened but holds no audio or video stream.
         case noMediaStreams
         /// Audio or video streams exist but this FFmpeg build decodes none of them.
@@ -69,6 +72,8 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
                 "invalid data (\(detail ?? "not a media format FFmpeg recognises"))"
             case .notMediaFile:
                 "not a media file"
+            case .noFrames:
+                "no frames (the media is 0 s long)"
             case .noMediaStreams:
                 "no audio or video stream"
             case .unsupportedCodecs(let streams):

@@ -83,6 +83,16 @@ import Testing
         #expect(error.description == "\(path): not a media file")
     }
 
+    @Test func aClipWithNoFramesSaysSo() throws {
+        let path = try FixtureMedia.path(.zeroLengthMP4)
+
+        let error = try #require(throws: MediaOpenError.self) { try AssetProbe.asset(at: path) }
+
+        #expect(error.description == "\(path): no frames (the media is 0 s long)")
+        let opened = try #require(throws: PlaybackError.self) { try FFmpegMediaOpener().open(path) }
+        #expect(opened.reason == "no frames (the media is 0 s long)")
+    }
+
     @Test func aStreamNoDecoderExistsFor() throws {
         let path = try FixtureMedia.path(.undecodableNUT)
 

@@ -22,6 +22,15 @@ extension FixtureMedia.Recipe {
     }
 }
 
+extension FixtureMedia.Recipe {
+    /// An MP4 written with `-t 0`: a header that declares 0 s and a video track with no samples,
+    /// which FFmpeg's MP4 demuxer drops, leaving no stream at all.
+    static let zeroLengthMP4 = Self(name: "zero-length.mp4") { output in
+        try FixtureMedia.ffmpeg(FixtureMedia.testPattern(seconds: 1)
+            + ["-t", "0", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", output.path])
+    }
+}
+
 extension FixtureMedia {
     /// `count` bytes of SplitMix64 from a fixed seed: the same bytes every run.
     static func pseudoRandomBytes(count: Int) -> Data {
