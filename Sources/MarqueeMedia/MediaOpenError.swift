@@ -51,6 +51,9 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
         /// The media asked FFmpeg to open a URL with a protocol outside the source's whitelist: a
         /// remote playlist pointing at `file:`, a local one pointing at `http:`, a redirect to `file:`.
         case protocolNotAllowed(String)
+        /// The server redirected to a URL of another protocol than http(s) (`file:`, `ftp:`, `rtsp:`),
+        /// which FFmpeg does not follow.
+        case redirectRefused(String)
         /// Anything else FFmpeg reported.
         case failed(operation: String, message: String, detail: String?)
 
@@ -86,6 +89,8 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
                 "timed out after \(Self.seconds(timeout)) s"
             case .protocolNotAllowed(let name):
                 "refused to open a '\(name)' URL the media points to (protocol not allowed for this source)"
+            case .redirectRefused(let location):
+                "server redirected to a refused protocol (\(location))"
             case .failed(let operation, let message, let detail):
                 "\(operation) failed: \(message)" + (detail.map { " (\($0))" } ?? "")
             }

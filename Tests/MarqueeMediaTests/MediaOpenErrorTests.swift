@@ -133,6 +133,18 @@ import Testing
         #expect(error.description == "\(url): server refused (HTTP \(status))")
     }
 
+    @Test(arguments: ["file:///etc/passwd", "ftp://example.com/a.mp4", "rtsp://example.com/live"])
+    func aRedirectToARefusedProtocolIsNamed(_ location: String) throws {
+        let server = try LoopbackHTTPServer(routes: ["/moved.mp4": .redirect(to: location)])
+        defer { server.stop() }
+        let url = server.url("/moved.mp4")
+
+        let error = try #require(throws: MediaOpenError.self) { try AssetProbe.asset(at: url) }
+
+        #expect(error.reason == .redirectRefused(location))
+        #expect(error.description == "\(url): server redirected to a refused protocol (\(location))")
+    }
+
     @Test func aClosedPort() throws {
         let url = "http://127.0.0.1:\(try LoopbackHTTPServer.unusedPort())/a.mp4"
 

@@ -205,12 +205,14 @@ final class InputContainer {
         }
         var context: UnsafeMutablePointer<AVFormatContext>? = allocated
         interrupt.arm(for: timeout)
-        let (status, log) = FFmpegLog.recording {
+        let (status, log, redirect) = FFmpegLog.recordingRedirects {
             protocolOptions.withPointer { avformat_open_input(&context, source.ffmpegURL, nil, $0) }
         }
         interrupt.disarm()
         // On failure FFmpeg has already freed the context and set the pointer to nil.
-        guard status >= 0 else { throw FFmpegError(code: status, operation: "avformat_open_input", log: log) }
+        guard status >= 0 else {
+            throw FFmpegError(code: status, operation: "avformat_open_input", log: log, redirect: redirect)
+        }
         guard let context else { preconditionFailure("avformat_open_input succeeded without a context") }
         return context
     }
