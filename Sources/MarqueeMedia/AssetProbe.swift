@@ -42,7 +42,7 @@ public enum AssetProbe {
                                  underlying: error)
         }
         let streams = container.streams
-        if let problem = playabilityProblem(of: streams) {
+        if let problem = playabilityProblem(of: streams, duration: container.duration) {
             throw MediaOpenError(url: source.description, reason: problem)
         }
         return ProbedMedia(container: container, streams: streams, asset: asset(of: container, streams: streams))
@@ -95,7 +95,9 @@ public enum AssetProbe {
 
     /// Audio and video are what Marquee presents: without any, or with none decodable, the item can
     /// only fail later, so it fails here with the reason.
-    private static func playabilityProblem(of streams: [StreamDescription]) -> MediaOpenError.Reason? {
+    /// A container with no stream at all and no length is an empty clip, not one of other streams.
+    private static func playabilityProblem(of streams: [StreamDescription], duration: MediaTime?) -> MediaOpenError.Reason? {
+        if streams.isEmpty && (duration ?? .zero) <= .zero { return .noFrames }
         let media = streams.filter { $0.mediaType == .video || $0.mediaType == .audio }
         guard !media.isEmpty else { return .noMediaStreams }
         guard !media.contains(where: \.isDecodable) else { return nil }

@@ -16,12 +16,30 @@ enum LocalFileCheck {
         }
         switch status.st_mode & S_IFMT {
         case S_IFDIR: return .isDirectory
-        case S_IFREG: return status.st_size == 0 ? .emptyFile : nil
+        case S_IFREG:
+            // Readability first: a file that may not be read says nothing true about its size
+            // (an empty file with mode 000, /proc files of another user all stat as 0 bytes).
+            // Only regular files get here, so this open cannot block.
+            if let problem = readProblem(at: path) { return problem }
+            return status.st_size == 0 ? .emptyFile : nil
         case S_IFIFO: return .notRegularFile("a FIFO")
         case S_IFCHR: return .notRegularFile("a character device")
         case S_IFBLK: return .notRegularFile("a block device")
         case S_IFSOCK: return .notRegularFile("a socket")
         default: return .notRegularFile("an unknown kind of file")
+        }
+    }
+
+    /// Opens the regular file for reading, as FFmpeg will, and closes it again.
+    private static func readProblem(at path: String) -> MediaOpenError.Reason? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor < 0 else {
+            close(descriptor)
+            return nil
+        }
+        switch errno {
+        case EACCES, EPERM: return .permissionDenied
+        default: return nil  // let FFmpeg try, and report what it says
         }
     }
 }

@@ -10,6 +10,15 @@ extension MediaOpenError.Reason {
             self = .protocolNotAllowed(name)
             return
         }
+        if let location = error.redirect, !Self.isWeb(location) {
+            self = .redirectRefused(location)
+            return
+        }
+        // EINVAL, like a bad option: only the log tells that the demuxer FFmpeg picked is not allowed.
+        if error.log.contains(where: { $0.hasPrefix("Format not on whitelist") }) {
+            self = .notMediaFile
+            return
+        }
         switch error.code {
         case marquee_averror(ENOENT): self = .noSuchFile
         // EPERM is not here: FFmpeg's demuxers use it for their own refusals ("Unsafe file name" from
@@ -30,6 +39,12 @@ extension MediaOpenError.Reason {
         case marquee_averror_eof(): self = .invalidData(detail: error.log.last ?? "the data ends early")
         default: self = .failed(operation: error.operation, message: error.message, detail: error.log.last)
         }
+    }
+
+    /// An absolute http(s) URL, or a relative one (a path on the same server).
+    private static func isWeb(_ location: String) -> Bool {
+        guard let scheme = URL(string: location)?.scheme?.lowercased() else { return true }
+        return scheme == "http" || scheme == "https"
     }
 
     /// `Protocol 'file' not on whitelist 'http,https,tcp,tls'!` → `file`.

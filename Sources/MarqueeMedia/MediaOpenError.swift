@@ -37,6 +37,12 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
         case emptyFile
         /// FFmpeg could not make sense of the bytes; `detail` is what its demuxer said, when it said something.
         case invalidData(detail: String?)
+        /// FFmpeg read the bytes as a format that is not audio, video or a picture (a text file as
+        /// `tty`, random bytes as `bintext`): outside `DemuxerWhitelist`.
+        case notMediaFile
+        /// The container opened, declares no length and holds no stream at all: a clip written with
+        /// no frames (`ffmpeg -t 0`), whose empty tracks FFmpeg drops.
+        case noFrames
         /// The container opened but holds no audio or video stream.
         case noMediaStreams
         /// Audio or video streams exist but this FFmpeg build decodes none of them.
@@ -48,6 +54,9 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
         /// The media asked FFmpeg to open a URL with a protocol outside the source's whitelist: a
         /// remote playlist pointing at `file:`, a local one pointing at `http:`, a redirect to `file:`.
         case protocolNotAllowed(String)
+        /// The server redirected to a URL of another protocol than http(s) (`file:`, `ftp:`, `rtsp:`),
+        /// which FFmpeg does not follow.
+        case redirectRefused(String)
         /// Anything else FFmpeg reported.
         case failed(operation: String, message: String, detail: String?)
 
@@ -69,6 +78,10 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
                 "the file is empty"
             case .invalidData(let detail):
                 "invalid data (\(detail ?? "not a media format FFmpeg recognises"))"
+            case .notMediaFile:
+                "not a media file"
+            case .noFrames:
+                "no frames (the media is 0 s long)"
             case .noMediaStreams:
                 "no audio or video stream"
             case .unsupportedCodecs(let streams):
@@ -81,6 +94,8 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
                 "timed out after \(Self.seconds(timeout)) s"
             case .protocolNotAllowed(let name):
                 "refused to open a '\(name)' URL the media points to (protocol not allowed for this source)"
+            case .redirectRefused(let location):
+                "server redirected to a refused protocol (\(location))"
             case .failed(let operation, let message, let detail):
                 "\(operation) failed: \(message)" + (detail.map { " (\($0))" } ?? "")
             }

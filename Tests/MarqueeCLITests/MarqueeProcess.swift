@@ -43,9 +43,11 @@ struct MarqueeProcess {
         URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static func run(_ arguments: [String], in directory: URL) throws -> Outcome {
+    /// Runs `marquee` with `arguments`, or `launcher` with `arguments` when given (a wrapper such as
+    /// setpriv, whose arguments then name `marquee` themselves).
+    static func run(_ arguments: [String], in directory: URL, launcher: URL? = nil) throws -> Outcome {
         let process = Process()
-        process.executableURL = try executable()
+        process.executableURL = try launcher ?? executable()
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let output = Pipe()

@@ -48,6 +48,35 @@ import Testing
         ])
     }
 
+    @Test func extinfDurationsThatAreNotSecondsAreWarnedAtTheirColumn() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write("list.m3u", """
+            #EXTM3U
+            #EXTINF:abc,Menu
+            a.mp4
+              #EXTINF:-5,Prices
+            b.mp4
+            #EXTINF:,No duration
+            c.mp4
+            #EXTINF:-1 tvg-id="cam",Live
+            d.mp4
+            #EXTINF:12.5,Decimal
+            e.mp4
+            """)
+
+        let result = ConfigurationLoader.load(path: path, checkingMediaFiles: false)
+
+        #expect(result.diagnostics.map(\.description) == [
+            "\(path):2:9: warning: #EXTINF duration 'abc' is not a number of seconds (ignored)",
+            "\(path):4:11: warning: #EXTINF duration '-5' is negative; only -1 (unknown) may be (ignored)",
+            "\(path):6:9: warning: #EXTINF duration nothing is not a number of seconds (ignored)",
+        ])
+        // Warnings only: every entry is still played, with its title.
+        let configuration = try #require(result.configuration)
+        #expect(configuration.playlist.items.map(\.title) == ["Menu", "Prices", "No duration", "Live", "Decimal"])
+    }
+
     @Test func aPlaylistWithoutEntriesIsAnError() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

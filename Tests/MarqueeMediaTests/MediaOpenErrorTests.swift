@@ -96,7 +96,9 @@ import Testing
         #expect(error.description.hasPrefix("\(path): invalid data ("))
     }
 
-    @Test func randomBytesWithoutAHintingNameAreNotAFormatFFmpegKnows() throws {
+    /// FFmpeg alone takes these bytes for `luodat` with its lowest score and then fails to read them;
+    /// outside the demuxer whitelist, they are refused for what they are.
+    @Test func randomBytesWithoutAHintingNameAreNotAMediaFile() throws {
         let folder = try FixtureMedia.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("noise.dat").path
@@ -104,7 +106,17 @@ import Testing
 
         let error = try #require(throws: MediaOpenError.self) { try AssetProbe.asset(at: path) }
 
-        #expect(error.description == "\(path): invalid data (not a media format FFmpeg recognises)")
+        #expect(error.description == "\(path): not a media file")
+    }
+
+    @Test func aClipWithNoFramesSaysSo() throws {
+        let path = try FixtureMedia.path(.zeroLengthMP4)
+
+        let error = try #require(throws: MediaOpenError.self) { try AssetProbe.asset(at: path) }
+
+        #expect(error.description == "\(path): no frames (the media is 0 s long)")
+        let opened = try #require(throws: PlaybackError.self) { try FFmpegMediaOpener().open(path) }
+        #expect(opened.reason == "no frames (the media is 0 s long)")
     }
 
     @Test func aStreamNoDecoderExistsFor() throws {
@@ -145,6 +157,18 @@ import Testing
 
         #expect(error.reason == .httpStatus(status))
         #expect(error.description == "\(url): server refused (HTTP \(status))")
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "ftp://example.com/a.mp4", "rtsp://example.com/live"])
+    func aRedirectToARefusedProtocolIsNamed(_ location: String) throws {
+        let server = try LoopbackHTTPServer(routes: ["/moved.mp4": .redirect(to: location)])
+        defer { server.stop() }
+        let url = server.url("/moved.mp4")
+
+        let error = try #require(throws: MediaOpenError.self) { try AssetProbe.asset(at: url) }
+
+        #expect(error.reason == .redirectRefused(location))
+        #expect(error.description == "\(url): server redirected to a refused protocol (\(location))")
     }
 
     @Test func aClosedPort() throws {

@@ -26,7 +26,10 @@ struct M3UPlaylistReader {
             let entry = line.trimmingCharacters(in: .whitespaces)
             guard !entry.isEmpty else { continue }
             if entry.hasPrefix("#") {
-                if entry.uppercased().hasPrefix("#EXTINF:") { pendingTitle = Self.title(fromExtinf: entry) }
+                if entry.uppercased().hasPrefix("#EXTINF:") {
+                    pendingTitle = Self.title(fromExtinf: entry)
+                    checkDuration(ofExtinf: entry, line: index + 1, column: leadingBlanks + 1)
+                }
                 continue
             }
             let position = SourcePosition(line: index + 1, column: leadingBlanks + 1)
@@ -40,6 +43,24 @@ struct M3UPlaylistReader {
             log.error(at: .start, "the playlist has no entries (one path or URL per line)")
         }
         return MarqueeConfiguration(playlist: PlaylistConfiguration(items: items), source: source)
+    }
+
+    /// The duration is only a hint, but one a tool wrote wrong (`#EXTINF:abc,`, `#EXTINF:-5,`) points
+    /// at a damaged or hand-edited list: a warning at the duration, which is otherwise ignored.
+    /// `-1` is the format's "unknown" (live streams) and attributes may follow after a space
+    /// (`#EXTINF:-1 tvg-id="x",Title`).
+    private mutating func checkDuration(ofExtinf entry: String, line: Int, column: Int) {
+        let afterTag = entry.dropFirst("#EXTINF:".count)
+        let duration = afterTag.prefix { $0 != "," && $0 != " " && $0 != "\t" }
+        let position = SourcePosition(line: line, column: column + "#EXTINF:".count)
+        guard let seconds = Double(duration), seconds.isFinite else {
+            let shown = duration.isEmpty ? "nothing" : "'\(duration)'"
+            log.warning(at: position, "#EXTINF duration \(shown) is not a number of seconds (ignored)")
+            return
+        }
+        if seconds < 0 && seconds != -1 {
+            log.warning(at: position, "#EXTINF duration '\(duration)' is negative; only -1 (unknown) may be (ignored)")
+        }
     }
 
     /// `#EXTINF:123,Artist - Title` → `Artist - Title`; nil when there is no title after the comma.

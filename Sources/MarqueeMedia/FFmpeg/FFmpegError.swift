@@ -15,12 +15,15 @@ public struct FFmpegError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     /// Error and warning lines FFmpeg logged during the call, oldest first, without their newlines.
     public let log: [String]
+    /// Where an HTTP server redirected the request, when it did (the last `Location` during the call).
+    public let redirect: String?
 
-    init(code: Int32, operation: String, log: [String] = []) {
+    init(code: Int32, operation: String, log: [String] = [], redirect: String? = nil) {
         self.code = code
         self.operation = operation
         self.message = Self.text(for: code)
         self.log = log
+        self.redirect = redirect
     }
 
     /// For allocations, which report failure with a null pointer instead of a code.

@@ -26,12 +26,24 @@ enum FFmpegLog {
     /// Runs `body`, collecting what FFmpeg logs on this thread meanwhile. Nested recordings each get
     /// their own lines; the outer one resumes afterwards.
     static func recording<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (result: T, log: [String]) {
+        let (result, transcript) = try transcribing(body)
+        return (result, transcript.finishedLines())
+    }
+
+    /// `recording`, plus the last HTTP redirect target (`Location` header) a request made meanwhile
+    /// was answered with. FFmpeg refuses a redirect to another protocol with a bare EINVAL and logs
+    /// nothing about it, so the header, logged at trace level, is the only trace of what was refused.
+    static func recordingRedirects<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (result: T, log: [String], redirect: String?) {
+        let (result, transcript) = try transcribing(body)
+        return (result, transcript.finishedLines(), transcript.redirect)
+    }
+
+    private static func transcribing<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (T, Transcript) {
         let transcript = Transcript()
         let previous = pthread_getspecific(threadKey)
         setThreadTranscript(Unmanaged.passUnretained(transcript).toOpaque())
         defer { setThreadTranscript(previous) }
-        let result = try body()
-        return (result, transcript.finishedLines())
+        return (try body(), transcript)
     }
 
     /// Runs one `int`-returning call, collecting the log, and throws when the code is negative.
@@ -45,7 +57,17 @@ enum FFmpegLog {
     /// Lines FFmpeg logged on one thread. Only that thread touches it, so it needs no lock.
     final class Transcript {
         private(set) var lines: [String] = []
+        /// The last `Location` an HTTP response carried.
+        private(set) var redirect: String?
         private var partial = ""
+
+        /// Keeps `header='Location: URL'` (http.c's trace of each response header) as `URL`.
+        func noteHeader(_ text: String) {
+            let prefix = "header='location:"
+            guard text.lowercased().hasPrefix(prefix) else { return }
+            let value = text.dropFirst(prefix.count).trimmingCharacters(in: .whitespacesAndNewlines)
+            redirect = value.hasSuffix("'") ? String(value.dropLast()) : value
+        }
 
         func append(_ text: String) {
             // FFmpeg builds some lines from several calls; a line is done at its newline.
@@ -79,10 +101,25 @@ enum FFmpegLog {
 
     private static func receive(level: Int32, format: UnsafePointer<CChar>?, arguments: CVaListPointer) {
         // The low byte is the level; a few callers put colour hints above it.
-        guard level & 0xFF <= collectedLevel, let format, let opaque = pthread_getspecific(threadKey) else { return }
+        let level = level & 0xFF
+        guard level <= collectedLevel || level == AV_LOG_TRACE, let format,
+              let opaque = pthread_getspecific(threadKey) else { return }
+        let transcript = Unmanaged<Transcript>.fromOpaque(opaque).takeUnretainedValue()
+        if level <= collectedLevel {
+            render(format, arguments).map(transcript.append)
+        } else if strncmp(format, headerTrace, headerTrace.utf8.count) == 0 {
+            // Only http.c's header lines: rendering every trace line would slow decoding down.
+            render(format, arguments).map(transcript.noteHeader)
+        }
+    }
+
+    /// The format http.c traces each response header with.
+    private static let headerTrace = "header='"
+
+    private static func render(_ format: UnsafePointer<CChar>, _ arguments: CVaListPointer) -> String? {
         var buffer = [CChar](repeating: 0, count: 1024)
         // A negative result means the format could not be rendered; a clipped line is still useful.
-        guard vsnprintf(&buffer, buffer.count, format, arguments) >= 0 else { return }
-        Unmanaged<Transcript>.fromOpaque(opaque).takeUnretainedValue().append(String(nulTerminated: buffer))
+        guard vsnprintf(&buffer, buffer.count, format, arguments) >= 0 else { return nil }
+        return String(nulTerminated: buffer)
     }
 }

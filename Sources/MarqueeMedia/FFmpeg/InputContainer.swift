@@ -1,8 +1,8 @@
 import CFFmpeg
 import MarqueeCore
 
-/// Owns one opened demuxer (`AVFormatContext`): opens a `MediaSource` under its protocol whitelist
-/// and deadline, finds stream info, reads packets, seeks, and closes in `deinit`.
+/// Owns one opened demuxer (`AVFormatContext`): opens a `MediaSource` under its protocol whitelist,
+/// the demuxer whitelist and its deadline, finds stream info, reads packets, seeks, and closes in `deinit`.
 ///
 /// Not thread-safe: one demux thread uses it at a time. Only `interrupt.cancel()` may be called from
 /// another thread, to make a blocked call return.
@@ -187,7 +187,8 @@ final class InputContainer {
         ]
     }
 
-    /// Allocates a context, installs the interrupt callback and the whitelist, and opens the input.
+    /// Allocates a context, installs the interrupt callback and the protocol and demuxer whitelists,
+    /// and opens the input.
     /// Until `avformat_open_input` succeeds the context is this function's to free.
     private static func open(_ source: MediaSource, protocolOptions: FFmpegOptions, interrupt: InterruptDeadline,
                              timeout: Duration?) throws(FFmpegError) -> UnsafeMutablePointer<AVFormatContext> {
@@ -195,19 +196,23 @@ final class InputContainer {
         allocated.pointee.interrupt_callback = interrupt.callback
         // Set on the context rather than passed among the open options, so that it cannot be silently
         // left unconsumed: if FFmpeg refuses it, nothing is opened at all.
-        let whitelisted = av_opt_set(UnsafeMutableRawPointer(allocated), "protocol_whitelist", source.protocolWhitelist, 0)
-        guard whitelisted >= 0 else {
-            avformat_free_context(allocated)
-            throw FFmpegError(code: whitelisted, operation: "av_opt_set(protocol_whitelist)")
+        for (option, value) in [("protocol_whitelist", source.protocolWhitelist), ("format_whitelist", DemuxerWhitelist.optionValue)] {
+            let whitelisted = av_opt_set(UnsafeMutableRawPointer(allocated), option, value, 0)
+            guard whitelisted >= 0 else {
+                avformat_free_context(allocated)
+                throw FFmpegError(code: whitelisted, operation: "av_opt_set(\(option))")
+            }
         }
         var context: UnsafeMutablePointer<AVFormatContext>? = allocated
         interrupt.arm(for: timeout)
-        let (status, log) = FFmpegLog.recording {
+        let (status, log, redirect) = FFmpegLog.recordingRedirects {
             protocolOptions.withPointer { avformat_open_input(&context, source.ffmpegURL, nil, $0) }
         }
         interrupt.disarm()
         // On failure FFmpeg has already freed the context and set the pointer to nil.
-        guard status >= 0 else { throw FFmpegError(code: status, operation: "avformat_open_input", log: log) }
+        guard status >= 0 else {
+            throw FFmpegError(code: status, operation: "avformat_open_input", log: log, redirect: redirect)
+        }
         guard let context else { preconditionFailure("avformat_open_input succeeded without a context") }
         return context
     }

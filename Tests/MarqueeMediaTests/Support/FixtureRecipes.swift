@@ -103,19 +103,7 @@ extension FixtureMedia.Recipe {
 
     /// 64 KB of deterministic pseudo-random bytes with an .mp4 name.
     static let randomBytes = Self(name: "random.mp4") { output in
-        var state: UInt64 = 0x4D41_5251_5545_4531  // fixed seed: the same bytes every run
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(64 * 1024)
-        for _ in 0..<(64 * 1024 / 8) {
-            // SplitMix64
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            withUnsafeBytes(of: z.littleEndian) { bytes.append(contentsOf: $0) }
-        }
-        try Data(bytes).write(to: output)
+        try FixtureMedia.pseudoRandomBytes(count: 64 * 1024).write(to: output)
     }
 }
 
