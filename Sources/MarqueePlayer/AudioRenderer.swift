@@ -111,9 +111,13 @@ final class AudioRenderer: @unchecked Sendable {
     /// after `seconds` at most: a device write that never returns is left to the process's exit.
     func finish(waitingAtMost seconds: Double? = nil) {
         schedule.close()
-        let deadline = seconds.map { Date(timeIntervalSinceNow: $0) } ?? .distantFuture
+        // No distantFuture: corelibs Foundation traps converting it for the timed wait.
+        let deadline = seconds.map { Date(timeIntervalSinceNow: $0) }
         finished.withLock {
-            while !isFinished { if !finished.wait(until: deadline) { return } }
+            while !isFinished {
+                guard let deadline else { finished.wait(); continue }
+                if !finished.wait(until: deadline) { return }
+            }
         }
     }
 

@@ -49,11 +49,15 @@ public final class EventDeliveryThread: @unchecked Sendable {
     /// `seconds` when given (a write that never returns is not waited for). Events posted afterwards
     /// are ignored.
     public func finish(waitingAtMost seconds: Double? = nil) {
-        let deadline = seconds.map { Date(timeIntervalSinceNow: $0) } ?? .distantFuture
+        // No distantFuture: corelibs Foundation traps converting it for the timed wait.
+        let deadline = seconds.map { Date(timeIntervalSinceNow: $0) }
         condition.withLock {
             isFinishing = true
             condition.broadcast()
-            while !isFinished { if !condition.wait(until: deadline) { return } }
+            while !isFinished {
+                guard let deadline else { condition.wait(); continue }
+                if !condition.wait(until: deadline) { return }
+            }
         }
     }
 
