@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeCore
+import Synchronization
 
 /// One queue item being opened and decoded on its own thread, a few frames ahead of presentation.
 ///
@@ -59,6 +60,10 @@ final class ItemPipeline: @unchecked Sendable {
     private(set) var startedAt = ContinuousClock.now
     /// The present thread has taken an output: the open is over, one way or the other. Present-thread state.
     private(set) var hasAnswered = false
+    /// The opener has returned or thrown (set on the decode thread): an abandoned open that has not
+    /// is still holding its thread.
+    private let openReturned = Atomic<Bool>(false)
+    var hasOpenReturned: Bool { openReturned.load(ordering: .acquiring) }
 
     /// The decode thread is not detached from its own fate: a thread stuck in the kernel (a FIFO, a
     /// hung NFS path) is never joined, so nothing waits for it; it ends whenever the call returns.
@@ -105,7 +110,11 @@ final class ItemPipeline: @unchecked Sendable {
         do {
             // Cancelled meanwhile (the player gave up waiting for this open): the late reader is
             // dropped here, unused.
-            let reader = try opener.open(item.url)
+            let reader: MediaReader
+            do {
+                defer { openReturned.store(true, ordering: .releasing) }
+                reader = try opener.open(item.url)
+            }
             let asset = reader.asset
             let timing: ItemTiming
             switch ItemTiming.resolve(start: item.start, end: item.end, duration: item.duration,

@@ -32,12 +32,31 @@ extension QueuePlayer {
     /// whatever it opens late is dropped at its first push.
     private func abandonOpening(_ pipeline: ItemPipeline) -> ItemPipeline.Output {
         pipeline.cancel()
+        abandonedOpens.append(pipeline)
         return .failed(PlaybackError(url: pipeline.item.url, reason: Self.openTimedOutReason(settings.openTimeout)))
+    }
+
+    /// The opener for item `index`: the real one, unless an abandoned open of the same URL is still
+    /// stuck; then the item fails at once instead of stranding another thread beside it.
+    func opener(forItem index: Int) -> MediaOpening {
+        abandonedOpens.removeAll { $0.hasOpenReturned }
+        let url = items[index].url
+        guard abandonedOpens.contains(where: { $0.item.url == url }) else { return opener }
+        return StuckOpenRefusal(reason: Self.openTimedOutReason(settings.openTimeout) + "; its last open has not returned yet")
     }
 
     /// `timed out opening (no answer in 5 s)`.
     static func openTimedOutReason(_ timeout: Duration) -> String {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         return "timed out opening (no answer in \(String(format: "%g", seconds)) s)"
+    }
+}
+
+/// Fails every open at once: the item's previous open is still stuck in the kernel.
+private struct StuckOpenRefusal: MediaOpening {
+    let reason: String
+
+    func open(_ url: String) throws -> MediaReader {
+        throw PlaybackError(url: url, reason: reason)
     }
 }

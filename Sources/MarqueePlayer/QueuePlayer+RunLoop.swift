@@ -357,7 +357,7 @@ extension QueuePlayer {
     /// after everything scheduled before it.
     func startPipeline(_ index: Int, entry: ItemPipeline.Entry? = nil) -> ItemPipeline {
         pipelineSerial += 1
-        let pipeline = ItemPipeline(index: index, serial: pipelineSerial, item: items[index], opener: opener, entry: entry,
+        let pipeline = ItemPipeline(index: index, serial: pipelineSerial, item: items[index], opener: opener(forItem: index), entry: entry,
                                     audioFormat: audioRenderer?.output.format)
         if let renderer = audioRenderer, let audio = pipeline.audio {
             renderer.schedule(AudioSegment(itemIndex: index, serial: pipelineSerial, audio: audio))

@@ -75,6 +75,9 @@ public final class QueuePlayer: @unchecked Sendable {
     /// Where the item is in media time (never before its start), and the pts of the frame on screen.
     var position: MediaTime?
     var framePTS: MediaTime?
+    /// Pipelines given up on at their open deadline whose open has not returned yet: their item is
+    /// not opened again meanwhile, so a path that hangs for good holds one thread, not one per loop.
+    var abandonedOpens: [ItemPipeline] = []
     /// Numbers pipelines, so the audio clock can tell whose audio the device is playing.
     var pipelineSerial = 0
     /// Item events learnt ahead of the presented timeline, waiting for it.

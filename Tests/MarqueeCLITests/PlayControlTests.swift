@@ -44,6 +44,27 @@ import Testing
         #expect(ends == ["0 playbackEnded", "1 playbackError", "2 playbackEnded"], "\(ends)")
     }
 
+    @Test func sigtermWhileAnOpenIsBlockedExitsWithinTwoSeconds() throws {
+        // A server that accepts and never answers: the opener is blocked in FFmpeg (its own
+        // deadline is 5 s away), and SIGTERM must not wait for it.
+        let server = try LoopbackHTTPServer(routes: ["/stall.mp4": .stall])
+        defer { server.stop() }
+        let folder = try PlayCommandTests.workspace.get()
+        let run = try PlayerRun(arguments: ["play", server.url("/stall.mp4"), "--output", "headless", "--input", "none"], in: folder)
+        let asked = Date().addingTimeInterval(20)
+        while server.requestedPaths.isEmpty && Date() < asked { Thread.sleep(forTimeInterval: 0.02) }
+        try #require(!server.requestedPaths.isEmpty, "the player never asked the server")
+        Thread.sleep(forTimeInterval: 0.3)
+
+        let start = Date()
+        run.process.terminate()
+        let status = run.waitForExit(seconds: 10)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(status == 0 || status == 1, "exit status \(status)")
+        #expect(elapsed < 2, "SIGTERM took \(elapsed) s to end the process")
+        #expect(run.standardError().contains("command quit from signal SIGTERM"), "\(run.standardError())")
+    }
+
     @Test func inputNoneOpensNothingAndSaysNothing() throws {
         let folder = try PlayCommandTests.workspace.get()
         let run = try PlayerRun(arguments: ["play", "silent.mp4", "--output", "headless", "--clock", "fast", "--exit-when-idle",

@@ -2,6 +2,8 @@ import Foundation
 import MarqueeCore
 import MarqueeMedia
 import MarqueePlayer
+import MarqueeTestSupport
+import Synchronization
 import Testing
 
 /// The engine driving the real FFmpeg backend, with a capturing null audio output on the virtual
@@ -79,5 +81,40 @@ import Testing
         #expect(Array(left[loopFrames..<(2 * loopFrames)]) == first)
         #expect(Array(left[(2 * loopFrames)..<(3 * loopFrames)]) == first)
         #expect(first.contains { abs($0) > 0.1 }, "the tone is there")
+    }
+}
+
+/// The engine with the real opener and a real FIFO with no writer as item 2 of 3: a stand-in for a
+/// hung NFS or USB path. It is refused at once, without opening it, and item 3 plays.
+@Suite struct HungPathPlaybackTests {
+    @Test func aFIFOBetweenTwoClipsFailsAtOnceAndTheClipAfterItPlays() throws {
+        let clip = try FixtureMedia.path(.h264AAC)
+        let fifo = try TemporaryFIFO()
+        defer { fifo.release() }
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let events = Mutex<[PlayerEvent]>([])
+        let player = QueuePlayer(items: [QueueItem(url: clip), QueueItem(url: fifo.path), QueueItem(url: clip)],
+                                 settings: settings, opener: FFmpegMediaOpener(),
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 160, height: 90)),
+                                 clock: VirtualClock(), events: { event in events.withLock { $0.append(event) } })
+        let finished = DispatchSemaphore(value: 0)
+        player.start()
+        Thread.detachNewThread {
+            player.waitUntilFinished()
+            finished.signal()
+        }
+        let ended = finished.wait(timeout: .now() + 30) == .success
+        if !ended { player.shutDown() }
+        #expect(ended, "the playlist never finished")
+
+        let recorded = events.withLock { $0 }
+        #expect(recorded.contains(.error(message: "\(fifo.path): not a regular file (a FIFO)")))
+        let ends = recorded.compactMap { event -> String? in
+            if case .itemEnded(let index, _, let reason, _) = event { return "\(index) \(reason.rawValue)" }
+            return nil
+        }
+        #expect(ends == ["0 playbackEnded", "1 playbackError", "2 playbackEnded"])
     }
 }

@@ -28,6 +28,9 @@ final class HangingOpener: MediaOpening, @unchecked Sendable {
         return try scripted.open(url)
     }
 
+    /// How many opens have blocked in here so far.
+    var blockedCount: Int { gate.withLock { blocked } }
+
     /// Waits until an open is blocked in here.
     func waitUntilBlocked(seconds: Double = 10) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)

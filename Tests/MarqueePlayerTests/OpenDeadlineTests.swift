@@ -52,6 +52,31 @@ private let frame25 = MediaTime(1, per: 25)
         #expect((gaps.max() ?? 0) <= QueuePlayer.heartbeatInterval + 0.15, "longest gap between heartbeats \(gaps.max() ?? 0) s")
     }
 
+    @Test func aPathThatStaysHungHoldsOneThreadNotOnePerLoop() {
+        let opener = HangingOpener(["a": .video(frames: 2, frameDuration: frame25)], hanging: ["hung"])
+        var settings = PlayerSettings()
+        settings.openTimeout = .milliseconds(300)
+        let recorder = EventRecorder()
+        let player = QueuePlayer(items: [QueueItem(url: "a"), QueueItem(url: "hung")], settings: settings, opener: opener,
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)),
+                                 clock: VirtualClock(), events: { recorder.record($0) })
+        player.start()
+        defer {
+            opener.release()
+            player.shutDown()
+            player.waitUntilFinished()
+        }
+        let failures = { (events: [PlayerEvent]) in
+            events.filter { if case .itemEnded(1, "hung", .playbackError, _) = $0 { true } else { false } }.count
+        }
+        #expect(recorder.wait(seconds: 10) { failures($0) >= 4 }, "the hung item did not fail on every loop")
+        // The first open is still stuck: later loops fail the item at once instead of opening it again.
+        #expect(opener.blockedCount == 1, "\(opener.blockedCount) opens of the hung path are stuck")
+        #expect(recorder.events.contains(.error(message: "hung: timed out opening (no answer in 0.3 s); its last open has not returned yet")))
+        // And the item after it kept playing on every loop.
+        #expect(recorder.events.filter { if case .itemEnded(0, "a", .playbackEnded, _) = $0 { true } else { false } }.count >= 4)
+    }
+
     @Test func aQuitWhileAnOpenIsHungEndsTheRunLoopAtOnce() {
         let opener = HangingOpener([:], hanging: ["hung"])
         // The default deadline: the quit comes long before it.
