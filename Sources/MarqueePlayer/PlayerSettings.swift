@@ -23,6 +23,7 @@ public struct PlayerSettings: Sendable {
     /// past it the item fails with `timed out opening` and the playlist goes on. The same 5 s as a
     /// network open, and it covers what FFmpeg's deadline cannot: a local open(2) or read(2) that
     /// blocks in the kernel (a hung NFS or USB path). The decode thread stuck there is abandoned.
+    /// Remote items get three times as long: FFmpeg's network timeout rules them.
     public var openTimeout: Duration = .seconds(5)
 
     public init() {}

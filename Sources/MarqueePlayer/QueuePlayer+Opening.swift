@@ -10,7 +10,7 @@ extension QueuePlayer {
     /// it was cancelled, or a command or a quit is waiting: the run loop applies it and comes back,
     /// and the deadline, counted from the pipeline's start, is not reset by that.
     func awaitOpening(_ pipeline: ItemPipeline) -> ItemPipeline.Output? {
-        let deadline = pipeline.startedAt + settings.openTimeout
+        let deadline = pipeline.startedAt + openTimeout(for: pipeline.item)
         while true {
             let remaining = ContinuousClock.now.duration(to: deadline)
             let slice = max(0, min(Self.heartbeatInterval, Double(remaining.components.seconds)
@@ -33,7 +33,14 @@ extension QueuePlayer {
     private func abandonOpening(_ pipeline: ItemPipeline) -> ItemPipeline.Output {
         pipeline.cancel()
         abandonedOpens.append(pipeline)
-        return .failed(PlaybackError(url: pipeline.item.url, reason: Self.openTimedOutReason(settings.openTimeout)))
+        return .failed(PlaybackError(url: pipeline.item.url, reason: Self.openTimedOutReason(openTimeout(for: pipeline.item))))
+    }
+
+    /// A local open gets `openTimeout`. A remote one is ruled by FFmpeg's network timeout, which
+    /// counts time without data, so a slow server that keeps answering is not cut off; the
+    /// player's deadline is only its backstop there, three times as long.
+    private func openTimeout(for item: QueueItem) -> Duration {
+        ["http", "https"].contains(URLScheme.of(item.url) ?? "") ? settings.openTimeout * 3 : settings.openTimeout
     }
 
     /// The opener for item `index`: the real one, unless an abandoned open of the same URL is still
@@ -42,7 +49,7 @@ extension QueuePlayer {
         abandonedOpens.removeAll { $0.hasOpenReturned }
         let url = items[index].url
         guard abandonedOpens.contains(where: { $0.item.url == url }) else { return opener }
-        return StuckOpenRefusal(reason: Self.openTimedOutReason(settings.openTimeout) + "; its last open has not returned yet")
+        return StuckOpenRefusal(reason: Self.openTimedOutReason(openTimeout(for: items[index])) + "; its last open has not returned yet")
     }
 
     /// `timed out opening (no answer in 5 s)`.
