@@ -41,6 +41,8 @@ final class PlaybackSession {
         } catch {
             throw PlayError(lines: ["\(error)"])
         }
+        // A full disk or a closed pipe costs the events, once said, never the playback.
+        writer?.onProblem { [logger] in logger.warning("\($0)") }
         let video = try VideoOutputFactory.make(plan: plan, logger: logger)
         display = video.display
         let notifier = SystemdNotifier()
