@@ -26,6 +26,8 @@ final class PlaybackSession {
     private var signalSources: [DispatchSourceSignal] = []
     /// Keypads and remotes; nil with `input: none`.
     private let input: InputMonitor?
+    /// Reads the config again when it is written or renamed into place; nil for media arguments.
+    private let watcher: ConfigWatcher?
 
     /// What each handled signal asks for.
     static let signalActions: [(number: Int32, name: String, action: ControlAction)] = [
@@ -78,6 +80,10 @@ final class PlaybackSession {
                                  events: { [delivery] in delivery.post($0, at: clock.now().seconds) })
         self.player = player
         reloader?.attach(player)
+        // Changes to the config are the `reload` command too, from source `file`.
+        watcher = plan.configPath.map { path in
+            ConfigWatcher(path: path, logger: logger) { player.send(.reload, from: .file(path: path)) }
+        }
         input = InputMonitorFactory.make(plan.input, logger: logger) { action, source in player.send(action, from: source) }
     }
 
@@ -92,6 +98,7 @@ final class PlaybackSession {
         }
         player.start()
         input?.start()
+        watcher?.start()
         player.waitUntilFinished()
         delivery.finish()
         notifier?.send("STOPPING=1")
