@@ -9,7 +9,7 @@ import MarqueeMedia
 enum CommandValues {
     /// Writes `line`, with any password in a URL it names hidden.
     static func fail(_ line: String) -> ExitCode {
-        FileHandle.standardError.write(Data((CredentialRedaction.redacted(line) + "\n").utf8))
+        Console.writeError(CredentialRedaction.redacted(line))
         return ExitCode(1)
     }
 

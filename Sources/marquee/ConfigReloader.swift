@@ -4,7 +4,7 @@ import Logging
 import MarqueeCore
 import MarqueePlayer
 
-/// SIGHUP: reads the config file again on its own thread (never the present thread), checks it
+/// SIGHUP, or a change seen by the config's watch (ConfigWatcher): reads the config file again on its own thread (never the present thread), checks it
 /// with the same loader and diagnostics as `marquee check`, and hands a valid one to the player.
 /// An invalid one is logged line by line and the old one keeps playing. Settings that need the
 /// devices opened again (display, sound card, input) are named in one line and left as they are.
@@ -18,6 +18,8 @@ final class ConfigReloader: @unchecked Sendable {
     private var plan: PlaybackPlan
     private let lock = NSLock()
     private weak var player: QueuePlayer?
+    /// A reload is queued and has not started reading; under `lock`.
+    private var isPending = false
 
     init(plan: PlaybackPlan, path: String, overrides: PlanOverrides, immediately: Bool, logger: Logger) {
         self.plan = plan
@@ -31,12 +33,16 @@ final class ConfigReloader: @unchecked Sendable {
         lock.withLock { self.player = player }
     }
 
-    /// Called on the present thread (the `reload` command); returns at once.
+    /// Called on the present thread (the `reload` command); returns at once. Reloads asked for
+    /// while one is waiting to start are one: it has not read the file yet, so it reads their
+    /// change too (a file closed several times while written needs one read, after it settles).
     func reload(from source: CommandSource) {
+        guard lock.withLock({ defer { isPending = true }; return !isPending }) else { return }
         queue.async { [self] in reloadNow() }
     }
 
     private func reloadNow() {
+        lock.withLock { isPending = false }
         var next: PlaybackPlan
         do {
             next = try PlaybackPlan.fromConfig(path: path, settled: true)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MarqueeCore
+import MarqueePlayer
 
 /// stderr, shared by journal lines and (on a terminal) the live status line: a log line clears the
 /// status line, prints, and redraws it, so the two never garble each other.
@@ -35,8 +36,16 @@ final class Console: @unchecked Sendable {
         }
     }
 
+    /// A stderr nobody reads any more (`2>&1 | head -1`, a journald restart) fails with EPIPE
+    /// (SIGPIPE is ignored): there is nowhere left to say so, so the line is dropped and playback
+    /// goes on.
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        _ = DescriptorWrite.all(Data(text.utf8), to: STDERR_FILENO)
+    }
+
+    /// A line straight to stderr, before any status line exists (usage and startup errors).
+    static func writeError(_ line: String) {
+        _ = DescriptorWrite.all(Data((line + "\n").utf8), to: STDERR_FILENO)
     }
 }
 

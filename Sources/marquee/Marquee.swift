@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Marquee: ParsableCommand {
@@ -9,8 +10,11 @@ struct Marquee: ParsableCommand {
     )
 
     /// Notes when marquee started (the first-frame line counts from it) before anything else runs.
+    /// SIGPIPE is ignored: a reader of stderr or of the events pipe that goes away (`| head -1`, a
+    /// journald restart) must not kill the player; the failed write says EPIPE instead.
     static func main() {
         _ = ProcessTimes.launched
+        signal(SIGPIPE, SIG_IGN)
         main(nil)
     }
 }

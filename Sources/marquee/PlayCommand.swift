@@ -80,7 +80,7 @@ struct PlayCommand: ParsableCommand {
         do {
             plan = try PlaybackPlan.load(arguments: inputs)
         } catch let error as PlayError {
-            error.lines.forEach { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            error.lines.forEach(Console.writeError)
             throw ExitCode(1)
         }
         let overrides = PlanOverrides(output: output.flatMap(DisplayConfiguration.Output.init(parsing:)),
@@ -98,7 +98,7 @@ struct PlayCommand: ParsableCommand {
             session = try PlaybackSession(plan: plan, overrides: overrides, reloadImmediately: reload == .immediate,
                                           clock: playbackClock, audio: audio, eventsPath: events, traceFrames: traceFrames, logger: logger)
         } catch let error as PlayError {
-            error.lines.forEach { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            error.lines.forEach(Console.writeError)
             throw ExitCode(1)
         }
         let startedAnyItem = session.run()

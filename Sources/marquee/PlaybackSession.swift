@@ -26,6 +26,8 @@ final class PlaybackSession {
     private var signalSources: [DispatchSourceSignal] = []
     /// Keypads and remotes; nil with `input: none`.
     private let input: InputMonitor?
+    /// Reads the config again when it is written or renamed into place; nil for media arguments.
+    private let watcher: ConfigWatcher?
 
     /// How long a quit waits for the present thread, then for the last events to be written.
     static let quitGrace = 1.5
@@ -45,6 +47,8 @@ final class PlaybackSession {
         } catch {
             throw PlayError(lines: ["\(error)"])
         }
+        // A full disk or a closed pipe costs the events, once said, never the playback.
+        writer?.onProblem { [logger] in logger.warning("\($0)") }
         let video = try VideoOutputFactory.make(plan: plan, logger: logger)
         display = video.display
         let notifier = SystemdNotifier()
@@ -80,6 +84,10 @@ final class PlaybackSession {
                                  events: { [delivery] in delivery.post($0, at: clock.now().seconds) })
         self.player = player
         reloader?.attach(player)
+        // Changes to the config are the `reload` command too, from source `file`.
+        watcher = plan.configPath.map { path in
+            ConfigWatcher(path: path, logger: logger) { player.send(.reload, from: .file(path: path)) }
+        }
         input = InputMonitorFactory.make(plan.input, logger: logger) { action, source in player.send(action, from: source) }
     }
 
@@ -94,6 +102,7 @@ final class PlaybackSession {
         }
         player.start()
         input?.start()
+        watcher?.start()
         // SIGTERM and SIGINT end the process within 2 s whatever a decoder, an opener or a driver
         // is doing: a stuck thread is left behind, not waited for.
         if !player.waitUntilFinished(graceAfterShutDown: Self.quitGrace) {

@@ -74,6 +74,9 @@ public struct EventLogRecord: Encodable, Sendable {
                 try fields.encode(path, forKey: Key("path"))
             case .signal(let name):
                 try fields.encode(name, forKey: Key("signal"))
+            case .file(let path):
+                // {"command":"reload","source":"file","path":"/etc/marquee/marquee.yaml"}
+                try fields.encode(path, forKey: Key("path"))
             case .application:
                 break
             }

@@ -5,14 +5,18 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
     case key(name: String, device: String, path: String)
     /// A Unix signal, by its name (`SIGTERM`, `SIGUSR1`).
     case signal(name: String)
+    /// A change to the config file seen by its watch (the `reload` command without a SIGHUP).
+    case file(path: String)
     /// A call from code: tests, or a program embedding the player.
     case application
 
-    /// `key KEY_NEXTSONG on QEMU Virtio Keyboard (/dev/input/event1)`, `signal SIGTERM`, `application`.
+    /// `key KEY_NEXTSONG on QEMU Virtio Keyboard (/dev/input/event1)`, `signal SIGTERM`,
+    /// `file /etc/marquee/marquee.yaml`, `application`.
     public var description: String {
         switch self {
         case .key(let name, let device, let path): "key \(name) on \(device) (\(path))"
         case .signal(let name): "signal \(name)"
+        case .file(let path): "file \(path)"
         case .application: "application"
         }
     }
@@ -22,6 +26,7 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .key: "key"
         case .signal: "signal"
+        case .file: "file"
         case .application: "application"
         }
     }
