@@ -13,8 +13,7 @@ extension QueuePlayer {
         let deadline = pipeline.startedAt + openTimeout(for: pipeline.item)
         while true {
             let remaining = ContinuousClock.now.duration(to: deadline)
-            let slice = max(0, min(Self.heartbeatInterval, Double(remaining.components.seconds)
-                + Double(remaining.components.attoseconds) / 1e18))
+            let slice = max(0, min(Self.heartbeatInterval, remaining / .seconds(1)))
             switch pipeline.next(waitingAtMost: slice) {
             case .element(let output):
                 return output
@@ -54,8 +53,7 @@ extension QueuePlayer {
 
     /// `timed out opening (no answer in 5 s)`.
     static func openTimedOutReason(_ timeout: Duration) -> String {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        return "timed out opening (no answer in \(String(format: "%g", seconds)) s)"
+        return "timed out opening (no answer in \(String(format: "%g", timeout / .seconds(1))) s)"
     }
 }
 

@@ -72,7 +72,7 @@ struct SeekBench {
             result.pictureOnScreen = trimmer.finish().first?.pts
         }
         let elapsed = clock.now - start
-        result.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        result.seconds = elapsed / .seconds(1)
         result.picturesBefore = decodedPictures.filter { $0 < result.pictureOnScreen ?? time }.count
         if let report = (reader as? SeekReporting)?.lastSeek {
             result.attempts = report.attempts
