@@ -25,6 +25,10 @@ public struct PlayerSettings: Sendable {
     /// blocks in the kernel (a hung NFS or USB path). The decode thread stuck there is abandoned.
     /// Remote items get three times as long: FFmpeg's network timeout rules them.
     public var openTimeout: Duration = .seconds(5)
+    /// How much a remote item fetches ahead of playback (config `network.readAhead`), and how long
+    /// before it is due the next remote item is opened: early enough to fill that buffer, late
+    /// enough that a server coming up meanwhile is not failed a whole loop early.
+    public var readAhead: Duration = .seconds(10)
 
     public init() {}
 }

@@ -13,6 +13,14 @@ public protocol MediaReader: AnyObject {
     /// The next picture or block of audio in the order the container interleaves them, audio
     /// converted (libswresample) to `audioFormat`; with nil, audio is skipped. nil at the end.
     func nextMedia(audioFormat: AudioFormat?) throws -> DecodedMedia?
+    /// How much of the source is fetched ahead of decoding. Safe to read from any thread: the
+    /// present thread asks it while the decode thread reads.
+    var readAheadStatus: ReadAheadStatus { get }
+}
+
+extension MediaReader {
+    /// Readers without a read-ahead of their own (local files, test media) never run dry.
+    public var readAheadStatus: ReadAheadStatus { .local }
 }
 
 /// Opens media for the engine; errors name the URL and the cause in one line.
