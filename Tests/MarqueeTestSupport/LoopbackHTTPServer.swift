@@ -23,6 +23,13 @@ public final class LoopbackHTTPServer: Sendable {
         /// `route` for a request with these Basic credentials; anything else gets 401 and a
         /// `WWW-Authenticate: Basic` challenge, as a password-protected server answers.
         case basicAuth(user: String, password: String, route: Route)
+        /// Answers like `.file` (byte ranges honoured) but sends the body at most `bytesPerSecond`, in
+        /// slices a tenth of a second apart: a slow link (bad Wi-Fi, a saturated uplink).
+        case throttledFile(Data, contentType: String, bytesPerSecond: Int)
+        /// Answers like `.file` but closes the connection once the bytes before offset `after` are
+        /// sent, and refuses any later request for a range starting at or past `after` (416): a server
+        /// that dies mid-download, or a file cut short on the server while it is fetched.
+        case closingFile(Data, contentType: String, after: Int)
     }
 
     /// Why the server could not start, or a port could not be found.
@@ -153,6 +160,10 @@ public final class LoopbackHTTPServer: Sendable {
                 return
             }
             respond(to: request, with: inner, on: connection)
+        case .throttledFile(let body, let contentType, let bytesPerSecond)?:
+            sendThrottled(body, contentType: contentType, bytesPerSecond: bytesPerSecond, range: request.range, on: connection)
+        case .closingFile(let body, let contentType, let after)?:
+            sendClosing(body, contentType: contentType, after: after, range: request.range, on: connection)
         case nil:
             send("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", on: connection)
         }
@@ -214,19 +225,22 @@ public final class LoopbackHTTPServer: Sendable {
         send(slice, on: connection)
     }
 
-    private func send(_ text: String, on connection: Int32) {
+    @discardableResult
+    fileprivate func send(_ text: String, on connection: Int32) -> Bool {
         send(Data(text.utf8), on: connection)
     }
 
     /// Writes everything unless the client hangs up first (FFmpeg closes early when it has enough).
-    private func send(_ data: Data, on connection: Int32) {
+    @discardableResult
+    fileprivate func send(_ data: Data, on connection: Int32) -> Bool {
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let sent = Glibc.send(connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                guard sent > 0 else { return }
+                guard sent > 0 else { return false }
                 offset += sent
             }
+            return true
         }
     }
 
@@ -301,5 +315,58 @@ extension LoopbackHTTPServer {
         // Hold the connection open, saying nothing, until the client gives up or the server stops.
         var byte: UInt8 = 0
         while recv(connection, &byte, 1, 0) > 0 {}
+    }
+}
+
+// MARK: Slow and dying servers
+
+extension LoopbackHTTPServer {
+    /// The headers for the requested range (or the whole body) and the slice of the body they cover.
+    fileprivate static func rangeHeader(for body: Data, contentType: String, range: (start: Int, end: Int?)?)
+        -> (header: String, slice: Range<Int>)? {
+        let start = range?.start ?? 0
+        guard start < body.count || body.isEmpty else { return nil }
+        let end = min(range?.end ?? body.count - 1, body.count - 1)
+        var header = range == nil
+            ? "HTTP/1.1 200 OK\r\n"
+            : "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(start)-\(end)/\(body.count)\r\n"
+        header += "Content-Type: \(contentType)\r\nContent-Length: \(max(0, end + 1 - start))\r\n"
+        header += "Accept-Ranges: bytes\r\nConnection: close\r\n\r\n"
+        return (header, start..<max(start, end + 1))
+    }
+
+    fileprivate func refuseRange(of body: Data, on connection: Int32) {
+        send("HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(body.count)\r\nContent-Length: 0\r\n"
+             + "Connection: close\r\n\r\n", on: connection)
+    }
+
+    /// A tenth of the rate every tenth of a second, until the range is sent or the client hangs up.
+    fileprivate func sendThrottled(_ body: Data, contentType: String, bytesPerSecond: Int, range: (start: Int, end: Int?)?,
+                                   on connection: Int32) {
+        guard let (header, slice) = Self.rangeHeader(for: body, contentType: contentType, range: range) else {
+            refuseRange(of: body, on: connection)
+            return
+        }
+        guard send(header, on: connection) else { return }
+        let step = max(1, bytesPerSecond / 10)
+        var offset = slice.lowerBound
+        while offset < slice.upperBound {
+            let next = min(offset + step, slice.upperBound)
+            guard send(body.subdata(in: offset..<next), on: connection) else { return }
+            offset = next
+            if offset < slice.upperBound { usleep(100_000) }
+        }
+    }
+
+    /// The headers of the whole requested range, its bytes before `after`, then the connection closes.
+    fileprivate func sendClosing(_ body: Data, contentType: String, after: Int, range: (start: Int, end: Int?)?,
+                                 on connection: Int32) {
+        guard (range?.start ?? 0) < after,
+              let (header, slice) = Self.rangeHeader(for: body, contentType: contentType, range: range) else {
+            refuseRange(of: body, on: connection)
+            return
+        }
+        guard send(header, on: connection) else { return }
+        send(body.subdata(in: slice.lowerBound..<min(after, slice.upperBound)), on: connection)
     }
 }
