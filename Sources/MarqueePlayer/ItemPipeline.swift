@@ -106,7 +106,28 @@ final class ItemPipeline: @unchecked Sendable {
     /// The decoder is as far ahead as it may go: playback is likely to keep up.
     var isBufferFull: Bool { outputs.isFull }
 
+    /// Nothing at all is decoded after what the present thread has taken, and more is to come:
+    /// the source (or the decoder) has fallen behind.
+    var isDry: Bool { outputs.peekIfAvailable() == nil && !hasFinished }
+
+    /// The decode thread has delivered its last output (the item's end or its failure), or stopped.
+    var hasFinished: Bool { finished.load(ordering: .acquiring) }
+    private let finished = Atomic<Bool>(false)
+
+    /// How far the reader has fetched ahead of decoding; a local reader never runs dry.
+    var readAheadStatus: ReadAheadStatus {
+        readerLock.withLock { openedReader?.readAheadStatus } ?? .local
+    }
+    /// The open reader, kept only to ask its read-ahead from the present thread (the reader says
+    /// that is safe from any thread); everything else about it belongs to the decode thread.
+    private var openedReader: MediaReader?
+    private let readerLock = NSLock()
+
     private func decode() {
+        defer {
+            readerLock.withLock { openedReader = nil }
+            finished.store(true, ordering: .releasing)
+        }
         do {
             // Cancelled meanwhile (the player gave up waiting for this open): the late reader is
             // dropped here, unused.
@@ -115,6 +136,7 @@ final class ItemPipeline: @unchecked Sendable {
                 defer { openReturned.store(true, ordering: .releasing) }
                 reader = try opener.open(item.url)
             }
+            readerLock.withLock { openedReader = reader }
             let asset = reader.asset
             let timing: ItemTiming
             switch ItemTiming.resolve(start: item.start, end: item.end, duration: item.duration,

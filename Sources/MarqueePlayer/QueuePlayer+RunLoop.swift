@@ -51,10 +51,16 @@ extension QueuePlayer {
         case .closed:
             return nil
         case .timedOut:
-            if machine.itemStatus == .readyToPlay && machine.state == .playing {
-                emitAll(machine.handle(.bufferEmpty))
+            // A started item whose source ran dry is waited out until it is likely to keep up; the
+            // frame it resumes on is shown at once and the timeline follows it.
+            if !startsItem && machine.itemStatus == .readyToPlay && machine.wantsToPlay {
+                guard waitOutStall(of: pipeline) else { return nil }
+                if pipeline.upcomingFrameTime() != nil { presentNextFrameNow = true }
+                guard case .element(let output) = pipeline.next(waitingAtMost: 0) else { return nil }
+                return output
             }
-            // Waiting in slices keeps the heartbeat going through an ordinary stall, but not forever.
+            // An item not on screen yet (its first frame is late): the item before it stays up.
+            // Waiting in slices keeps the heartbeat going through an ordinary wait, but not forever.
             var stalled = QueuePlayer.stallThreshold
             var result = pipeline.next(waitingAtMost: Self.heartbeatInterval)
             while case .timedOut = result {
@@ -65,7 +71,6 @@ extension QueuePlayer {
                 result = pipeline.next(waitingAtMost: Self.heartbeatInterval)
             }
             guard case .element(let output) = result else { return nil }
-            if machine.loadState == .stalled { emitAll(machine.handle(.bufferLikelyToKeepUp)) }
             return output
         }
     }
@@ -180,7 +185,7 @@ extension QueuePlayer {
             followAudioClock(in: pipeline)
             let due = origin + timeline.timelineTime(ofItemTime: itemTime)
             let nextDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
-            switch scheduler.decide(due: due, nextDue: nextDue, now: clock.now()) {
+            switch scheduler.decide(due: due, nextDue: nextDue, now: clock.now(), sourceIsDry: pipeline.isDry) {
             case .wait(let deadline):
                 if !isDrawn {
                     draw(picture)
@@ -197,6 +202,7 @@ extension QueuePlayer {
                 trace(pts: pts, itemTime: itemTime, dropped: false)
                 track(pts: pts)
                 if machine.loadState == .playable && pipeline.isBufferFull { emitAll(machine.handle(.bufferLikelyToKeepUp)) }
+                openDeferredUpcomingIfDue()
                 if pipeline.entry != nil, let position { finishSeek(at: position) }
                 if pauseOnNextFrame {
                     pauseOnNextFrame = false
@@ -206,6 +212,9 @@ extension QueuePlayer {
             case .drop:
                 trace(pts: pts, itemTime: itemTime, dropped: true)
                 return
+            case .stall:
+                // Late, with nothing after it: not shown late, but once the item can keep up.
+                if waitOutStall(of: pipeline) { presentNextFrameNow = true } else { applyPendingCommands() }
             }
         }
     }
@@ -263,6 +272,7 @@ extension QueuePlayer {
         while clock.now() < deadline {
             heartbeat()
             if hasPendingWork { return false }
+            openDeferredUpcomingIfDue()
             clock.sleep(until: min(deadline, clock.now() + Self.commandLatency))
         }
         return true
@@ -333,6 +343,7 @@ extension QueuePlayer {
         }
         currentAsset = nil
         currentTiming = nil
+        deferredUpcoming = nil
         startsItem = true
         // The state machine hears of it when the item before it has ended (HandOverAnnouncement).
         announcement.opened = .itemOpened(index: index, url: items[index].url, title: items[index].title)
@@ -341,15 +352,24 @@ extension QueuePlayer {
 
     /// Opens and decodes the item that will follow the current one, so its first frame is ready
     /// at the hand-over. The cursor is a value: asking a copy does not move the real one.
-    func prepareUpcoming() {
+    /// A remote item is opened only `readAhead` before it is due (`deferredOpeningTime`).
+    func prepareUpcoming(deferring: Bool = true) {
         var lookahead = cursor
         let index: Int
         switch lookahead.advanceAtEnd() {
         case .play(let next), .pause(let next): index = next
-        case .idle: return
+        case .idle:
+            deferredUpcoming = nil
+            return
         }
         if upcoming?.index == index { return }
         upcoming?.cancel()
+        upcoming = nil
+        if deferring, let opensAt = deferredOpeningTime(of: index) {
+            deferredUpcoming = (index, opensAt)
+            return
+        }
+        deferredUpcoming = nil
         upcoming = startPipeline(index)
     }
 

@@ -53,6 +53,8 @@ public final class QueuePlayer: @unchecked Sendable {
     var machine: PlaybackStateMachine
     var current: ItemPipeline?
     var upcoming: ItemPipeline?
+    /// The next item, remote, waits to be opened until the current one reaches this item time.
+    var deferredUpcoming: (index: Int, itemTime: MediaTime)?
     var timeline = PresentationTimeline()
     /// Clock time of timeline zero; moves on by the time spent paused.
     var origin = MediaTime.zero

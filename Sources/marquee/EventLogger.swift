@@ -6,15 +6,27 @@ final class EventLogger: @unchecked Sendable {
     let logger: Logger
     /// Changes with a reloaded playlist; events arrive on the present thread only.
     private(set) var itemCount: Int
+    /// The item on screen, for the stall lines.
+    private var current: (index: Int, url: String)?
+    /// When the item on screen stalled, while it waits to keep up again.
+    private var stalledAt: ContinuousClock.Instant?
 
     init(logger: Logger, itemCount: Int) {
         self.logger = logger
         self.itemCount = itemCount
     }
 
+    /// `item 2/3 (http://cdn/menu.mp4)`.
+    private var itemLabel: String {
+        guard let current else { return "playback" }
+        return "item \(current.index + 1)/\(itemCount) (\(current.url))"
+    }
+
     func log(_ event: PlayerEvent) {
         switch event {
         case .itemStarted(let index, let url, let title):
+            current = (index, url)
+            stalledAt = nil
             // `item 1/3 started: Intro (file:///media/intro.mp4)`: the title, when there is one, first.
             logger.info("item \(index + 1)/\(itemCount) started: \(title.map { "\($0) (\(url))" } ?? url)")
         case .itemEnded(let index, let url, let reason, _) where reason != .playbackError:
@@ -35,6 +47,14 @@ final class EventLogger: @unchecked Sendable {
             logger.info("playlist replaced: \(count) item\(count == 1 ? "" : "s"), \(immediately ? "now" : "from the next item")")
         case .volumeChanged(let volume, let muted):
             logger.info("volume: \(Int((volume * 100).rounded())) %\(muted ? " (muted)" : "")")
+        case .playbackStalled:
+            stalledAt = .now
+            logger.warning("\(itemLabel) stalled: its source is slower than real time; waiting until it can keep up")
+        case .loadStateChanged(.playthroughOK):
+            guard let since = stalledAt else { break }
+            stalledAt = nil
+            let seconds = (ContinuousClock.now - since) / .seconds(1)
+            logger.notice("\(itemLabel) resumed after \(String(format: "%.1f", seconds)) s stalled")
         default:
             break
         }

@@ -145,6 +145,18 @@ private func ntscPTS(_ index: Int) -> MediaTime { ntscFrame * Int64(index) }
         }
         #expect(decisions == [.drop, .drop, .drop, .present, .drop, .drop, .drop, .present])
     }
+
+    @Test(arguments: [
+        // (due, now, nothing decoded after it) in ms → decision
+        (Int64(100), Int64(340), true, FrameScheduler.Decision.present),   // late by 240 ms: still shown
+        (100, 351, true, .stall),                                         // late by 251 ms with nothing after it
+        (100, 2000, false, .present),                                     // the item's end comes next: no stall
+        (100, 50, true, .wait(until: MediaTime(100, per: 1000))),         // early is early, dry or not
+    ])
+    func aFrameLateWithNothingAfterItIsAStall(due: Int64, now: Int64, dry: Bool, expected: FrameScheduler.Decision) {
+        var scheduler = FrameScheduler()
+        #expect(scheduler.decide(due: ms(due), nextDue: nil, now: ms(now), sourceIsDry: dry) == expected)
+    }
 }
 
 @Suite struct TimeLabelTests {

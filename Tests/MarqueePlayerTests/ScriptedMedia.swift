@@ -13,6 +13,10 @@ final class ScriptedMedia: MediaOpening {
         case audioOnly(seconds: Int)
         /// Like `video`, but decoding frame `stallingAt` takes `seconds` of real time (a server that stalls).
         case stalling(frames: Int, frameDuration: MediaTime, stallingAt: Int, seconds: Double)
+        /// Like `video`, from a source that delivers `mediaPerSecond` seconds of media per second of
+        /// real time from its open, fetching up to `readAhead` ahead of decoding (a slow link): a
+        /// picture decodes once its span has arrived, and `readAheadStatus` says what has.
+        case trickling(frames: Int, frameDuration: MediaTime, mediaPerSecond: Double, readAhead: MediaTime)
         case still
         case failure(String)
     }
@@ -36,6 +40,10 @@ final class ScriptedMedia: MediaOpening {
             let reader = ScriptedReader(url: url, frameCount: frames, frameDuration: frameDuration, still: false, audio: false)
             reader.stall = (stallingAt, seconds)
             return reader
+        case .trickling(let frames, let frameDuration, let rate, let readAhead)?:
+            let reader = ScriptedReader(url: url, frameCount: frames, frameDuration: frameDuration, still: false, audio: false)
+            reader.trickle = TrickleSource(mediaPerSecond: rate, readAhead: readAhead, duration: frameDuration * Int64(frames))
+            return reader
         case .audioOnly(let seconds)?:
             return ScriptedReader(url: url, frameCount: 0, frameDuration: MediaTime(seconds: Int64(seconds)), still: false, audio: true)
         case .still?:
@@ -45,6 +53,45 @@ final class ScriptedMedia: MediaOpening {
         case nil:
             throw PlaybackError(url: url, reason: "no such file")
         }
+    }
+}
+
+/// A source fetched at a fixed rate of media seconds per real second, at most `readAhead` ahead of
+/// what is decoded, as a read-ahead over a slow link is.
+final class TrickleSource: Sendable {
+    let mediaPerSecond: Double
+    let readAhead: MediaTime
+    let duration: MediaTime
+    private let state: Mutex<(fetched: Double, decoded: Double, at: ContinuousClock.Instant)>
+
+    init(mediaPerSecond: Double, readAhead: MediaTime, duration: MediaTime) {
+        self.mediaPerSecond = mediaPerSecond
+        self.readAhead = readAhead
+        self.duration = duration
+        state = Mutex((0, 0, .now))
+    }
+
+    /// Fetches what the link delivered since last asked, never more than the read-ahead allows.
+    private func fetched() -> (fetched: Double, decoded: Double) {
+        state.withLock { state in
+            let now = ContinuousClock.now
+            let delivered = (now - state.at) / .seconds(1) * mediaPerSecond
+            state.fetched = min(duration.seconds, state.decoded + readAhead.seconds, state.fetched + delivered)
+            state.at = now
+            return (state.fetched, state.decoded)
+        }
+    }
+
+    var status: ReadAheadStatus {
+        let (fetched, decoded) = fetched()
+        return ReadAheadStatus(buffered: MediaTime(Int64((fetched - decoded) * 1000), per: 1000), target: readAhead,
+                               reachedEnd: fetched >= duration.seconds)
+    }
+
+    /// Blocks the decode thread until media up to `end` has arrived, then counts it decoded.
+    func waitUntilFetched(_ end: MediaTime) {
+        while fetched().fetched < end.seconds { Thread.sleep(forTimeInterval: 0.002) }
+        state.withLock { $0.decoded = max($0.decoded, end.seconds) }
     }
 }
 
@@ -61,6 +108,10 @@ final class ScriptedReader: MediaReader {
     private var pendingAudio: [AudioBlock] = []
     /// Frame index whose decoding blocks, and for how long.
     var stall: (frame: Int, seconds: Double)?
+    /// A slow source the pictures wait for.
+    var trickle: TrickleSource?
+
+    var readAheadStatus: ReadAheadStatus { trickle?.status ?? .local }
 
     init(url: String, frameCount: Int, frameDuration: MediaTime, still: Bool, audio: Bool) {
         self.frameCount = frameCount
@@ -88,6 +139,7 @@ final class ScriptedReader: MediaReader {
     func nextPicture() throws -> VideoPicture? {
         guard position < frameCount else { return nil }
         if let stall, stall.frame == position { Thread.sleep(forTimeInterval: stall.seconds) }
+        trickle?.waitUntilFetched(frameDuration * Int64(position + 1))
         defer { position += 1 }
         return ScriptedPicture(pts: frameDuration * Int64(position), index: position)
     }
