@@ -49,12 +49,16 @@ public final class LoopbackHTTPServer: Sendable {
         var stopped = false
     }
 
-    public init(routes: [String: Route] = [:]) throws {
+    /// On `port` when given (a server that comes up where a player already looks), else on one the
+    /// kernel picks.
+    public init(routes: [String: Route] = [:], port: UInt16 = 0) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw SetupError("socket: \(String(cString: strerror(errno)))") }
+        var reuse: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0  // the kernel picks a free port
+        address.sin_port = port.bigEndian  // 0: the kernel picks a free port
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
