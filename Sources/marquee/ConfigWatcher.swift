@@ -10,11 +10,15 @@ import Logging
 /// Each change is handed to `changed`, which sends the `reload` command on the same path as SIGHUP:
 /// the reloader reads the file once it has settled, so a file written in two parts is read whole
 /// after its last part, and a part that does not parse is rejected and the next change read again.
+/// A config that is a symlink (`/etc/marquee/marquee.yaml -> /data/screens/lobby.yaml`) is watched
+/// under both names: the link's (repointed with `ln -sfn`, which renames a new link over it) and its
+/// target's (edited where it lives), and the target is resolved again after each change, so the
+/// watch follows a repointed link to its new target.
 /// The watch runs on a thread of its own, blocked in read(); it lives as long as the process.
 final class ConfigWatcher: @unchecked Sendable {
     // sys/inotify.h values (kernel ABI).
-    private static let inCloseWrite: UInt32 = 0x0000_0008
-    private static let inMovedTo: UInt32 = 0x0000_0080
+    fileprivate static let inCloseWrite: UInt32 = 0x0000_0008
+    fileprivate static let inMovedTo: UInt32 = 0x0000_0080
 
     private let path: String
     private let logger: Logger
@@ -28,47 +32,85 @@ final class ConfigWatcher: @unchecked Sendable {
 
     /// Starts the watch; a watch that cannot be set up is one warning (SIGHUP still reloads).
     func start() {
-        let file = URL(fileURLWithPath: path)
-        let folder = file.deletingLastPathComponent().path
-        let name = file.lastPathComponent
         let descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else {
             logger.warning("reload: cannot watch \(path) for changes: \(String(cString: strerror(errno))); SIGHUP still reloads it")
             return
         }
-        guard inotify_add_watch(descriptor, folder, Self.inCloseWrite | Self.inMovedTo) >= 0 else {
-            logger.warning("reload: cannot watch \(folder) for changes to \(name): \(String(cString: strerror(errno))); SIGHUP still reloads it")
+        var watches = Watches()
+        guard watches.add(path, on: descriptor, logger: logger) else {
             close(descriptor)
             return
         }
-        let thread = Thread { [self] in watch(descriptor, name: name) }
+        if let target = Self.resolved(path) { _ = watches.add(target, on: descriptor, logger: logger) }
+        let initial = watches
+        let thread = Thread { [self] in watch(descriptor, initial) }
         thread.name = "marquee.config-watch"
         thread.start()
     }
 
-    private func watch(_ descriptor: Int32, name: String) {
+    /// The names watched, by inotify watch descriptor (one per folder).
+    struct Watches: Sendable {
+        private(set) var names: [Int32: Set<String>] = [:]
+
+        /// Watches `file`'s folder for changes to its name; false (with a warning) when it cannot.
+        mutating func add(_ file: String, on descriptor: Int32, logger: Logger) -> Bool {
+            let url = URL(fileURLWithPath: file)
+            let folder = url.deletingLastPathComponent().path
+            let watch = inotify_add_watch(descriptor, folder, ConfigWatcher.inCloseWrite | ConfigWatcher.inMovedTo)
+            guard watch >= 0 else {
+                logger.warning("reload: cannot watch \(folder) for changes to \(url.lastPathComponent): \(String(cString: strerror(errno))); SIGHUP still reloads it")
+                return false
+            }
+            names[watch, default: []].insert(url.lastPathComponent)
+            return true
+        }
+
+        func matches(_ record: (watch: Int32, name: String)) -> Bool {
+            names[record.watch]?.contains(record.name) ?? false
+        }
+    }
+
+    /// Where a symlinked config really lives; nil when `path` is not a link (or cannot be resolved).
+    static func resolved(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        let target = String(cString: real)
+        let given = URL(fileURLWithPath: path).standardizedFileURL.path
+        return target == given ? nil : target
+    }
+
+    private func watch(_ descriptor: Int32, _ initial: Watches) {
+        var watches = initial
+        var target = Self.resolved(path)
         // Room for many records at once: each is 16 bytes and a NUL-padded name.
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }
-            if Self.names(in: buffer.prefix(count)).contains(name) { changed() }
+            guard Self.records(in: buffer.prefix(count)).contains(where: watches.matches) else { continue }
+            // A repointed link: its new target is watched from now on too.
+            let now = Self.resolved(path)
+            if let now, now != target { _ = watches.add(now, on: descriptor, logger: logger) }
+            target = now
+            changed()
         }
     }
 
-    /// The names of the entries that changed in one read()'s records (`int wd; uint32 mask,
-    /// cookie, len;` then `len` bytes of NUL-padded name).
-    static func names(in bytes: ArraySlice<UInt8>) -> [String] {
-        var names: [String] = []
+    /// The watch descriptor and name of each entry that changed in one read()'s records (`int wd;
+    /// uint32 mask, cookie, len;` then `len` bytes of NUL-padded name).
+    static func records(in bytes: ArraySlice<UInt8>) -> [(watch: Int32, name: String)] {
+        var records: [(watch: Int32, name: String)] = []
         var offset = bytes.startIndex
         while offset + 16 <= bytes.endIndex {
+            let watch = bytes[offset..<(offset + 4)].withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
             let length = bytes[(offset + 12)..<(offset + 16)].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
             let end = offset + 16 + Int(length)
             guard end <= bytes.endIndex else { break }
-            names.append(String(decoding: bytes[(offset + 16)..<end].prefix { $0 != 0 }, as: UTF8.self))
+            records.append((watch, String(decoding: bytes[(offset + 16)..<end].prefix { $0 != 0 }, as: UTF8.self)))
             offset = end
         }
-        return names
+        return records
     }
 }

@@ -67,6 +67,33 @@ import Testing
         #expect(!reloads.isEmpty && reloads.allSatisfy { $0["source"] as? String == "file" }, "\(reloads)")
     }
 
+    /// `/etc/marquee/marquee.yaml -> /data/screens/lobby.yaml`: the target edited where it lives is
+    /// read again (only the link's folder was watched, for the link's name: the edit went unseen).
+    @Test func aSymlinkedConfigIsReadAgainWhenItsTargetIsEdited() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let targets = folder.appendingPathComponent("screens-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: targets, withIntermediateDirectories: true)
+        let target = targets.appendingPathComponent("lobby.yaml")
+        let link = folder.appendingPathComponent("watch-\(UUID().uuidString).yaml")
+        defer {
+            try? FileManager.default.removeItem(at: link)
+            try? FileManager.default.removeItem(at: targets)
+        }
+        // The media are named relative to the config's own folder: the link's (where marquee found it).
+        try Data("playlist:\n  repeat: all\n  items: [\(folder.path)/a.mp4]\n".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let run = try PlayerRun(arguments: ["play", link.path, "--output", "headless:320x180", "--audio", "null", "--input", "none"],
+                                in: folder)
+        #expect(run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+
+        try writeInPlace("playlist:\n  repeat: all\n  items: [\(folder.path)/silent.mp4, \(folder.path)/b.webm]\n", to: target,
+                         truncating: true)
+
+        #expect(run.waitForEvents(seconds: 20, until: started("silent.mp4")))
+        #expect(run.terminate() == 0)
+        #expect(run.events().contains { $0["event"] as? String == "queueReplaced" && $0["items"] as? Int == 2 })
+    }
+
     @Test func aConfigCutMidLineIsRejectedThenTakenWhenItsRestIsWritten() throws {
         let folder = try PlayCommandTests.workspace.get()
         let config = folder.appendingPathComponent("watch-\(UUID().uuidString).yaml")
