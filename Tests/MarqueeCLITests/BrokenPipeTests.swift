@@ -119,15 +119,15 @@ import Testing
         let fifo = folder.appendingPathComponent("pipes-events-\(UUID().uuidString).fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
+        // The reader is there first, so the player's open finds it; one page, so the player soon
+        // waits on the reader. Not blocking: a player that replaced the FIFO by a file would never come.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        #expect(reader >= 0)
+        _ = fcntl(reader, Self.setPipeSize, Int32(4096))
         let process = try player([config, "--events", fifo], in: folder)
         let stderr = Pipe()
         process.standardError = stderr
         try process.run()
-        // Lets the player's open for writing through; one page, so the player soon waits on the
-        // reader. Not blocking: a player that replaced the FIFO by a file would never come.
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        #expect(reader >= 0)
-        _ = fcntl(reader, Self.setPipeSize, Int32(4096))
         let line = firstLine(of: reader)
         close(reader)
         let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -137,5 +137,46 @@ import Testing
         let warnings = text.split(separator: "\n").filter { $0.contains(fifo) }
         #expect(warnings == ["warning: events: cannot write to \(fifo): Broken pipe; events are lost until it can"], "\(text)")
         #expect(text.contains("item \(Self.itemCount)/\(Self.itemCount) ended (playbackEnded)"), "\(text)")
+    }
+
+    /// `--events FIFO` with nobody reading yet: open(2) for writing waited for a reader, and the
+    /// player never started. Now it plays at once, says once that events are lost, and a reader
+    /// that comes later gets the events from then on.
+    @Test func anEventsFIFOWithNoReaderYetDoesNotHoldThePlayer() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let config = try writePlaylist(in: folder)
+        let fifo = folder.appendingPathComponent("pipes-unread-\(UUID().uuidString).fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let process = try player([config, "--events", fifo], in: folder)
+        process.arguments = process.arguments!.filter { $0 != "--clock" && $0 != "fast" }
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        // Playing without a reader: the second item starts 0.5 s in.
+        let journal = stderr.fileHandleForReading
+        var text = ""
+        let deadline = Date().addingTimeInterval(20)
+        var ready = pollfd(fd: journal.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while !text.contains("item 2/\(Self.itemCount) started") && Date() < deadline {
+            // Never blocks on a player that writes nothing (one stuck opening the FIFO).
+            guard poll(&ready, 1, 100) > 0 else { continue }
+            let chunk = journal.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(text.contains("item 2/\(Self.itemCount) started"), "\(text)")
+        #expect(text.contains("warning: events: \(fifo) is a FIFO with no reader yet; events are lost until one opens it"), "\(text)")
+        // A reader that comes now gets what follows.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        #expect(reader >= 0)
+        let line = firstLine(of: reader)
+        close(reader)
+        #expect(line.hasPrefix("{\"event\":"), "\(line)")
+        kill(process.processIdentifier, SIGTERM)
+        let (reason, status) = exitStatus(process)
+        #expect(reason == .exit && status == 0)
     }
 }
