@@ -20,6 +20,10 @@ public final class LoopbackHTTPServer: Sendable {
         /// of the file, then goes silent with the connection still open: a server that stalls mid-stream.
         /// A request starting at or past `after` gets its headers and nothing else.
         case stallingFile(Data, contentType: String, after: Int)
+        /// Like `stallingFile` but without byte ranges (every request gets the file from its start, no
+        /// `Accept-Ranges`), as a live or simple server answers: FFmpeg cannot seek, so opening reads
+        /// only the file's start, never its end.
+        case stallingStream(Data, contentType: String, after: Int)
         /// `route` for a request with these Basic credentials; anything else gets 401 and a
         /// `WWW-Authenticate: Basic` challenge, as a password-protected server answers.
         case basicAuth(user: String, password: String, route: Route)
@@ -153,6 +157,8 @@ public final class LoopbackHTTPServer: Sendable {
             while recv(connection, &byte, 1, 0) > 0 {}
         case .stallingFile(let body, let contentType, let after)?:
             sendStalling(body, contentType: contentType, after: after, range: request.range, on: connection)
+        case .stallingStream(let body, let contentType, let after)?:
+            sendStalling(body, contentType: contentType, after: after, range: nil, advertisesRanges: false, on: connection)
         case .basicAuth(let user, let password, let inner)?:
             guard request.authorization == "Basic " + Data("\(user):\(password)".utf8).base64EncodedString() else {
                 send("HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"marquee-test\"\r\nContent-Length: 0\r\n"
@@ -299,14 +305,14 @@ extension LoopbackHTTPServer {
     /// The headers of the whole requested range (so the client expects every byte of it), the part of
     /// it before `after`, then silence until the client hangs up or the server stops.
     fileprivate func sendStalling(_ body: Data, contentType: String, after: Int, range: (start: Int, end: Int?)?,
-                                  on connection: Int32) {
+                                  advertisesRanges: Bool = true, on connection: Int32) {
         let start = min(range?.start ?? 0, body.count)
         let end = min(range?.end ?? body.count - 1, body.count - 1)
         var header = range == nil
             ? "HTTP/1.1 200 OK\r\n"
             : "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(start)-\(end)/\(body.count)\r\n"
         header += "Content-Type: \(contentType)\r\nContent-Length: \(max(0, end + 1 - start))\r\n"
-        header += "Accept-Ranges: bytes\r\nConnection: close\r\n\r\n"
+        header += (advertisesRanges ? "Accept-Ranges: bytes\r\n" : "") + "Connection: close\r\n\r\n"
         var sent = Data(header.utf8)
         if start < after {
             sent += body.subdata(in: start..<min(after, end + 1))

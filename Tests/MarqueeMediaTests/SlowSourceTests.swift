@@ -1,0 +1,192 @@
+import Foundation
+import MarqueeCore
+import MarqueeMedia
+import MarqueeTestSupport
+import Synchronization
+import Testing
+
+/// Sources slower than real time (issue 13, section 4), read with real FFmpeg from
+/// `LoopbackHTTPServer` on 127.0.0.1: a link that trickles is slow, not dead; a remote item is read
+/// `readAhead` seconds ahead of decoding and says how far it got (`readAheadStatus`); an HLS segment
+/// the server will not give is one warning and no frozen picture.
+@Suite struct SlowSourceTests {
+    static let timeout = Duration.seconds(1)
+
+    // MARK: Time without data
+
+    /// Each picture of `bulkyTS` is a packet of about 53 KB: at 40 KB/s one packet takes well over
+    /// the 1 s timeout to arrive, while bytes come every tenth of a second.
+    @Test func aTransportStreamTrickledSlowerThanAPacketPerTimeoutPlaysToItsEnd() throws {
+        let file = try FixtureMedia.url(.bulkyTS)
+        let data = try Data(contentsOf: file)
+        let server = try LoopbackHTTPServer(routes: ["/slow.ts": .throttledFile(data, contentType: "video/mp2t", bytesPerSecond: 40_000)])
+        defer { server.stop() }
+        let local = try NetworkPlaybackTests.readAll(FFmpegMediaOpener().open(file.path))
+
+        let started = ContinuousClock.now
+        let reader = try FFmpegMediaOpener(options: MediaOpenOptions(networkTimeout: Self.timeout)).open(server.url("/slow.ts"))
+        let remote = try NetworkPlaybackTests.readAll(reader)
+
+        #expect(ContinuousClock.now - started > .seconds(3), "the throttle did not slow the download down")
+        #expect(local.count == 4)
+        #expect(remote.map(\.pts) == local.map(\.pts))
+    }
+
+    /// Silence is still silence: a transport stream whose server stops sending mid-file (well after
+    /// what opening it reads) ends with the timeout's error, within the timeout. Served without byte
+    /// ranges: with them, opening a TS also reads its last 250 KB (for the duration), which a server
+    /// silent past the middle never sends.
+    @Test func aTransportStreamWhoseServerFallsSilentStillTimesOut() throws {
+        let data = try Data(contentsOf: FixtureMedia.url(.networkClipTS))
+        let server = try LoopbackHTTPServer(routes: ["/stall.ts": .stallingStream(data, contentType: "video/mp2t", after: data.count / 2)])
+        defer { server.stop() }
+        let url = server.url("/stall.ts")
+        let run = NetworkPlaybackTests.playUntilItStops(url, server: server)
+        #expect(run.openError == nil)
+        NetworkPlaybackTests.expectTimedOut(run, url: url)
+        #expect(run.indices.count > 250 && run.indices.count < 500, "\(run.indices.count) pictures before the stall")
+    }
+
+    // MARK: Read-ahead
+
+    @Test func aFastSourceIsFetchedItsReadAheadAheadWithoutDecoding() throws {
+        let server = try Self.serveNetworkClip(bytesPerSecond: nil)
+        defer { server.stop() }
+        let reader = try FFmpegMediaOpener(options: MediaOpenOptions(readAhead: .seconds(3))).open(server.url("/clip.mp4"))
+
+        let status = Self.waitForStatus(of: reader) { $0.isLikelyToKeepUp }
+        #expect(status.target == MediaTime(seconds: 3))
+        #expect(status.isLikelyToKeepUp, "only \(status.buffered) fetched ahead after 30 s")
+        #expect(!status.reachedEnd, "the 10 s clip was read to its end with a 3 s read-ahead")
+        #expect(status.buffered < MediaTime(seconds: 4), "fetched \(status.buffered) ahead, past the 3 s asked for")
+    }
+
+    @Test func aShortSourceIsReadToItsEnd() throws {
+        let server = try Self.serveNetworkClip(bytesPerSecond: nil)
+        defer { server.stop() }
+        let reader = try FFmpegMediaOpener(options: MediaOpenOptions(readAhead: .seconds(30))).open(server.url("/clip.mp4"))
+
+        let status = Self.waitForStatus(of: reader) { $0.reachedEnd }
+        #expect(status.reachedEnd)
+        #expect(status.isLikelyToKeepUp)
+        // The whole clip less what decoding took when it opened: about 10 s.
+        #expect(status.buffered > MediaTime(seconds: 9), "\(status.buffered)")
+    }
+
+    /// At 12 KB/s a 32 KB/s clip cannot be 10 s ahead within 20 s of starting: the status must say so.
+    @Test func aThrottledSourceIsNotLikelyToKeepUp() throws {
+        let server = try Self.serveNetworkClip(bytesPerSecond: 12_000)
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        let reader = try FFmpegMediaOpener().open(server.url("/clip.mp4"))
+        Thread.sleep(forTimeInterval: 1.5)
+        let status = reader.readAheadStatus
+
+        #expect(ContinuousClock.now - started < .seconds(20), "too slow a machine for this bound")
+        #expect(status.target == MediaTime(seconds: 10))
+        #expect(!status.reachedEnd)
+        #expect(!status.isLikelyToKeepUp, "\(status.buffered) fetched ahead at 12 KB/s")
+        #expect(status.buffered < MediaTime(seconds: 8))
+    }
+
+    /// What is decoded (pictures and audio, their times, across a seek) is the same read ahead over
+    /// http as read directly from the file.
+    @Test func readingAheadDecodesWhatTheLocalFileDecodes() throws {
+        let file = try FixtureMedia.url(.networkClip)
+        let server = try Self.serveNetworkClip(bytesPerSecond: nil)
+        defer { server.stop() }
+        let local = try FFmpegMediaOpener().open(file.path)
+        let remote = try FFmpegMediaOpener(options: MediaOpenOptions(readAhead: .seconds(2))).open(server.url("/clip.mp4"))
+
+        for reader in [local, remote] { try reader.seek(to: MediaTime(3, per: 2)) }
+        let localFirst = try Self.decode(local, count: 100)
+        let remoteFirst = try Self.decode(remote, count: 100)
+        #expect(remoteFirst == localFirst)
+        #expect(localFirst.count == 100)
+
+        for reader in [local, remote] { try reader.seek(to: MediaTime(13, per: 2)) }
+        let localRest = try Self.decode(local, count: .max)
+        let remoteRest = try Self.decode(remote, count: .max)
+        #expect(remoteRest == localRest)
+        #expect(remote.readAheadStatus.reachedEnd)
+        #expect(local.readAheadStatus == .local)
+    }
+
+    // MARK: HLS segment missing
+
+    @Test func aMissingHLSSegmentIsOneWarningAndNoFrozenPicture() throws {
+        let folder = try FixtureMedia.url(.networkHLS)
+        let server = try NetworkPlaybackTests.serve(folder, under: "/hls")
+        defer { server.stop() }
+        server.setRoute("/hls/seg4.ts", .status(404))
+        let warnings = Mutex<[String]>([])
+        let opener = FFmpegMediaOpener(warn: { line in warnings.withLock { $0.append(line) } })
+        let url = server.url("/hls/index.m3u8")
+        let reader = try opener.open(url)
+
+        let pictures = try NetworkPlaybackTests.readAll(reader)
+
+        let lines = warnings.withLock { $0 }
+        #expect(lines == ["\(url): segment \(server.url("/hls/seg4.ts")) is missing (HTTP error 404 Not Found); playing on from the next segment"])
+        #expect(pictures.count == 225, "the 250 pictures less the 25 of the missing second")
+        let steps = zip(pictures.dropFirst(), pictures).map { $0.pts - $1.pts }
+        let longest = try #require(steps.max())
+        #expect(longest <= MediaTime(2, per: 25), "the picture before the missing segment stays \(longest)")
+        #expect(abs((reader.skippedMediaTime - MediaTime(seconds: 1)).seconds) < 0.05, "skipped \(reader.skippedMediaTime)")
+        // The frame numbers say which second is gone: 100 to 124.
+        let indices = try pictures.map { try $0.frameIndex() }
+        #expect(indices == Array(0..<100) + Array(125..<250))
+    }
+
+    // MARK: Helpers
+
+    static func serveNetworkClip(bytesPerSecond: Int?) throws -> LoopbackHTTPServer {
+        let data = try Data(contentsOf: FixtureMedia.url(.networkClip))
+        let route: LoopbackHTTPServer.Route = bytesPerSecond.map { .throttledFile(data, contentType: "video/mp4", bytesPerSecond: $0) }
+            ?? .file(data, contentType: "video/mp4")
+        return try LoopbackHTTPServer(routes: ["/clip.mp4": route])
+    }
+
+    /// Polls the status until `done` holds, or 30 s have passed; the last status either way.
+    static func waitForStatus(of reader: MediaReader, until done: (ReadAheadStatus) -> Bool) -> ReadAheadStatus {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var status = reader.readAheadStatus
+        while !done(status) && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            status = reader.readAheadStatus
+        }
+        return status
+    }
+
+    enum Decoded: Equatable {
+        case picture(MediaTime)
+        case audio(MediaTime, frames: Int)
+    }
+
+    static func decode(_ reader: MediaReader, count: Int) throws -> [Decoded] {
+        var decoded: [Decoded] = []
+        while decoded.count < count, let media = try reader.nextMedia(audioFormat: AudioFormat(sampleRate: 48_000, channelCount: 2)) {
+            switch media {
+            case .picture(let picture): decoded.append(.picture(picture.pts))
+            case .audio(let block): decoded.append(.audio(block.pts, frames: block.frameCount))
+            }
+        }
+        return decoded
+    }
+}
+
+extension FixtureMedia.Recipe {
+    /// `networkClip` (10 s, frame numbers in its pixels, H.264 and AAC) three times over, remuxed to
+    /// a 30 s MPEG-TS of about 3 MB: long enough that opening it reads neither its middle (the probe
+    /// reads its first 5 s, and its last 250 KB for the duration) nor its end.
+    static let networkClipTS = Self(name: "network-frame-index-noise-30s.ts") { output in
+        try FixtureMedia.ffmpeg(["-stream_loop", "2", "-i", try FixtureMedia.path(.networkClip), "-c", "copy", "-f", "mpegts", output.path])
+    }
+
+    /// 4 pictures (0.8 s at 5 fps) of 240x180 random noise, every one a key frame, MPEG-2 at the
+    /// finest quantiser, in MPEG-TS: about 50 KB a packet, so a slow link takes long over each.
+    static let bulkyTS = Self(name: "bulky-noise.ts") { output in
+        try FixtureMedia.ffmpeg(["-f", "lavfi", "-i", "nullsrc=s=240x180:r=5:d=0.8,geq=random(1)*255:128:128",
+                                 "-c:v", "mpeg2video", "-q:v", "1", "-g", "1", "-pix_fmt", "yuv420p", output.path])
+    }
+}
