@@ -47,6 +47,7 @@ struct PlaybackPlan {
         settings.background = configuration.display.background
         settings.displayRotation = configuration.display.rotation
         settings.volume = configuration.audio.volume
+        settings.readAhead = configuration.network.readAheadDuration
         let items = configuration.playlist.items.map {
             QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration,
                       scaling: $0.scaling, title: $0.title)
@@ -91,6 +92,8 @@ extension PlaybackPlan {
         if input.grab != other.input.grab { keys.append("input.grab") }
         if input.keyOverrides != other.input.keyOverrides { keys.append("input.keys") }
         if logLevel != other.logLevel { keys.append("log.level") }
+        // The media opener is made once, with the read-ahead, when playing starts.
+        if settings.readAhead != other.settings.readAhead { keys.append("network.readAhead") }
         return keys
     }
 }
