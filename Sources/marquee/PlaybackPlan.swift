@@ -26,9 +26,11 @@ struct PlaybackPlan {
 
     static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
 
-    /// One argument with a config extension is a config; anything else is a list of media.
+    /// One local argument with a config extension is a config; anything else is a list of media (an
+    /// http(s) URL ending in `.m3u8` is an HLS stream, not a playlist file).
     static func load(arguments: [String]) throws -> PlaybackPlan {
-        if arguments.count == 1, configExtensions.contains(URL(fileURLWithPath: arguments[0]).pathExtension.lowercased()) {
+        if arguments.count == 1, !["http", "https"].contains(URLScheme.of(arguments[0]) ?? ""),
+           configExtensions.contains(URL(fileURLWithPath: arguments[0]).pathExtension.lowercased()) {
             return try fromConfig(path: arguments[0])
         }
         return try fromMedia(arguments)

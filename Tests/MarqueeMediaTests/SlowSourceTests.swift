@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeCore
 import MarqueeMedia
+import MarqueePlayer
 import MarqueeTestSupport
 import Synchronization
 import Testing
@@ -156,6 +157,47 @@ import Testing
         // The frame numbers say which second is gone: 100 to 124.
         let indices = try pictures.map { try $0.frameIndex() }
         #expect(indices == Array(0..<100) + Array(125..<250))
+    }
+
+    /// The engine plays the same stream on the virtual clock: the item does not fail as cut short
+    /// (it is a second short of its declared 10 s), its pictures follow each other on the timeline
+    /// without a held one, and it ends after the 9 s it has.
+    @Test func theEnginePlaysOnOverAMissingHLSSegment() throws {
+        let folder = try FixtureMedia.url(.networkHLS)
+        let server = try NetworkPlaybackTests.serve(folder, under: "/hls")
+        defer { server.stop() }
+        server.setRoute("/hls/seg4.ts", .status(404))
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let clock = VirtualClock()
+        let events = Mutex<[(event: PlayerEvent, at: MediaTime)]>([])
+        let player = QueuePlayer(items: [QueueItem(url: server.url("/hls/index.m3u8"))], settings: settings,
+                                 opener: FFmpegMediaOpener(), video: HeadlessVideoOutput(size: PixelSize(width: 160, height: 90)),
+                                 audio: NullAudioOutput(format: .standard), clock: clock,
+                                 events: { event in events.withLock { $0.append((event, clock.now())) } })
+        player.start()
+        let deadline = ContinuousClock.now + .seconds(120)
+        func hasEnded() -> Bool {
+            events.withLock { $0.contains { if case .itemEnded = $0.event { true } else { false } } }
+        }
+        while !hasEnded() && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        player.shutDown()
+        player.waitUntilFinished()
+        let recorded = events.withLock { $0 }
+        let errors = recorded.compactMap { if case .error(let message) = $0.event { message } else { nil } }
+        #expect(errors.isEmpty, "\(errors)")
+        let ends = recorded.compactMap { entry -> (FinishReason, MediaTime)? in
+            if case .itemEnded(_, _, let reason, _) = entry.event { (reason, entry.at) } else { nil }
+        }
+        #expect(ends.map(\.0) == [.playbackEnded])
+        let times = recorded.compactMap { if case .frame(_, _, let time, false) = $0.event { time } else { nil } }
+        #expect(times.count > 200, "\(times.count) pictures shown")
+        let longest = zip(times.dropFirst(), times).map { $0 - $1 }.max() ?? .zero
+        #expect(longest <= MediaTime(2, per: 25), "a picture stayed on screen \(longest)")
+        if let end = ends.first?.1 {
+            #expect(end < MediaTime(95, per: 10), "the item ended at \(end), past the 9 s it has")
+        }
     }
 
     // MARK: Helpers
