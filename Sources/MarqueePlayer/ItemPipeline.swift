@@ -220,7 +220,8 @@ final class ItemPipeline: @unchecked Sendable {
         }
         // The data ran out before the item's end: a file cut short fails instead of ending.
         if !(videoDone && audioDone), !asset.isStillImage,
-           let problem = TruncationRule.problem(decodedTo: decodedTo, timing: timing, declaredDuration: asset.duration,
+           // What the source skipped (a missing HLS segment, reported on its own) is not missing at the end.
+           let problem = TruncationRule.problem(decodedTo: decodedTo + reader.skippedMediaTime, timing: timing, declaredDuration: asset.duration,
                                                 isEstimated: asset.isDurationEstimated) {
             if var last = trimmer { guard deliver(last.finish()) else { return } }
             fail(PlaybackError(url: item.url, reason: problem))
@@ -231,7 +232,9 @@ final class ItemPipeline: @unchecked Sendable {
             trimmer = last
         }
         guard placer?.sendEnd() ?? true else { return }
-        outputs.push(.ended(length: length(of: timing, asset: asset, lastFrameTimes: lastTimes)))
+        // A span fixed by the media's duration is shorter by what the source skipped and decoding closed up.
+        let skipped = timing.length == nil ? .zero : reader.skippedMediaTime
+        outputs.push(.ended(length: max(.zero, length(of: timing, asset: asset, lastFrameTimes: lastTimes) - skipped)))
         outputs.close()
     }
 

@@ -68,6 +68,7 @@ final class ConfigReloader: @unchecked Sendable {
         next.modesetting = plan.modesetting
         next.logLevel = plan.logLevel
         next.input = plan.input
+        next.settings.readAhead = plan.settings.readAhead
         let volume = next.audio.volume
         next.audio = plan.audio
         next.audio.volume = volume

@@ -26,9 +26,11 @@ struct PlaybackPlan {
 
     static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
 
-    /// One argument with a config extension is a config; anything else is a list of media.
+    /// One local argument with a config extension is a config; anything else is a list of media (an
+    /// http(s) URL ending in `.m3u8` is an HLS stream, not a playlist file).
     static func load(arguments: [String]) throws -> PlaybackPlan {
-        if arguments.count == 1, configExtensions.contains(URL(fileURLWithPath: arguments[0]).pathExtension.lowercased()) {
+        if arguments.count == 1, !["http", "https"].contains(URLScheme.of(arguments[0]) ?? ""),
+           configExtensions.contains(URL(fileURLWithPath: arguments[0]).pathExtension.lowercased()) {
             return try fromConfig(path: arguments[0])
         }
         return try fromMedia(arguments)
@@ -47,6 +49,7 @@ struct PlaybackPlan {
         settings.background = configuration.display.background
         settings.displayRotation = configuration.display.rotation
         settings.volume = configuration.audio.volume
+        settings.readAhead = configuration.network.readAheadDuration
         let items = configuration.playlist.items.map {
             QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration,
                       scaling: $0.scaling, title: $0.title)
@@ -91,6 +94,8 @@ extension PlaybackPlan {
         if input.grab != other.input.grab { keys.append("input.grab") }
         if input.keyOverrides != other.input.keyOverrides { keys.append("input.keys") }
         if logLevel != other.logLevel { keys.append("log.level") }
+        // The media opener is made once, with the read-ahead, when playing starts.
+        if settings.readAhead != other.settings.readAhead { keys.append("network.readAhead") }
         return keys
     }
 }

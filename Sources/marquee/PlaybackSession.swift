@@ -76,7 +76,8 @@ final class PlaybackSession {
         let reload: (@Sendable (CommandSource) -> Void)? = reloader.map { reloader in
             { @Sendable source in reloader.reload(from: source) }
         }
-        let player = QueuePlayer(items: plan.items, settings: settings, opener: FFmpegMediaOpener(),
+        let player = QueuePlayer(items: plan.items, settings: settings, opener: FFmpegMediaOpener(options: MediaOpenOptions(readAhead: plan.settings.readAhead),
+                                                                          warn: { [logger] in logger.warning("\($0)") }),
                                  video: video.output,
                                  audio: audio.output, clock: clock,
                                  heartbeat: { pinger?.tick() },

@@ -26,4 +26,19 @@ import Testing
         #expect(plan.settings.scaling == .fill)
         #expect(plan.items.map(\.scaling) == [ScalingMode.none, nil])
     }
+
+    @Test func theNetworkReadAheadReachesThePlayerAndIsRestartOnly() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-plan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("plan.yaml")
+        try Data("playlist:\n  items: [a.mp4]\nnetwork:\n  readAhead: 4\n".utf8).write(to: config)
+        let plan = try PlaybackPlan.fromConfig(path: config.path)
+        #expect(plan.settings.readAhead == .seconds(4))
+
+        try Data("playlist:\n  items: [a.mp4]\n".utf8).write(to: config)
+        let reloaded = try PlaybackPlan.fromConfig(path: config.path)
+        #expect(reloaded.settings.readAhead == .seconds(10))
+        #expect(plan.restartOnlyChanges(comparedWith: reloaded) == ["network.readAhead"])
+    }
 }

@@ -78,6 +78,20 @@ import Testing
         #expect(configuration.input.keyMap == KeyMap.default)
     }
 
+    @Test func theNetworkReadAheadIsReadAndDefaultsToTenSeconds() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let set = try folder.write("network.yaml", "playlist:\n  items: [a.mp4]\nnetwork:\n  readAhead: 2.5\n")
+        let unset = try folder.write("plain.yaml", "playlist:\n  items: [a.mp4]\n")
+
+        let configured = try #require(ConfigurationLoader.load(path: set, checkingMediaFiles: false).configuration)
+        let defaulted = try #require(ConfigurationLoader.load(path: unset, checkingMediaFiles: false).configuration)
+
+        #expect(configured.network.readAhead == 2.5)
+        #expect(configured.network.readAheadDuration == .milliseconds(2500))
+        #expect(defaulted.network == NetworkConfiguration(readAhead: 10))
+    }
+
     @Test func timesAreParsedFromTheTextExactly() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -21,7 +21,7 @@ import Testing
                 - url: a.mp4
             video:
               output: auto
-            """, line: 4, column: 1, message: "unknown key 'video' in the config (expected 'playlist', 'display', 'audio', 'input' or 'log')"),
+            """, line: 4, column: 1, message: "unknown key 'video' in the config (expected 'playlist', 'display', 'audio', 'input', 'network' or 'log')"),
         BrokenConfigCase("bad time string", """
             playlist:
               items:
@@ -137,6 +137,24 @@ import Testing
               bufferTime: 0.1
               periodTime: 0.08
             """, line: 5, column: 15, message: "periodTime 0.08 s is out of range (expected 0.001 s to half the bufferTime, 0.05 s)"),
+        BrokenConfigCase("negative read-ahead", """
+            playlist:
+              items: [a.mp4]
+            network:
+              readAhead: -2
+            """, line: 4, column: 14, message: "readAhead -2 s is out of range (expected 0 to 600 seconds)"),
+        BrokenConfigCase("read-ahead that is not a number", """
+            playlist:
+              items: [a.mp4]
+            network:
+              readAhead: 10s
+            """, line: 4, column: 14, message: "expected a number, found '10s'"),
+        BrokenConfigCase("misspelt network key", """
+            playlist:
+              items: [a.mp4]
+            network:
+              readahead: 5
+            """, line: 4, column: 3, message: "unknown key 'readahead' in network; did you mean 'readAhead'?"),
         BrokenConfigCase("volume that is not a number", """
             playlist:
               items: [a.mp4]

@@ -326,9 +326,9 @@ import Testing
         #expect(run.error == PlaybackError(url: url, reason: "timed out after 1 s"),
                 "reading ended with \(run.error.map { "\($0)" } ?? "nil (the end of the stream)") after \(run.indices.count) pictures",
                 sourceLocation: sourceLocation)
-        // It did wait for the server (the stall was seen, not some other failure) ...
-        #expect(run.longestCall >= timeout * 0.9, "the longest read took \(run.longestCall)", sourceLocation: sourceLocation)
-        // ... and no longer than the timeout allows.
+        // The error says the stall was seen. How long decoding waited on it is not: a remote source is
+        // read ahead on a thread of its own, which may have met the silence while decoding still had
+        // packets to take. Only the bound holds: no longer than the timeout allows.
         #expect(run.fromStallToEnd < timeout + slack, "took \(run.fromStallToEnd) from the stall to the end",
                 sourceLocation: sourceLocation)
     }

@@ -20,12 +20,19 @@ public final class LoopbackHTTPServer: Sendable {
         /// of the file, then goes silent with the connection still open: a server that stalls mid-stream.
         /// A request starting at or past `after` gets its headers and nothing else.
         case stallingFile(Data, contentType: String, after: Int)
+        /// Like `stallingFile` but without byte ranges (every request gets the file from its start, no
+        /// `Accept-Ranges`), as a live or simple server answers: FFmpeg cannot seek, so opening reads
+        /// only the file's start, never its end.
+        case stallingStream(Data, contentType: String, after: Int)
         /// `route` for a request with these Basic credentials; anything else gets 401 and a
         /// `WWW-Authenticate: Basic` challenge, as a password-protected server answers.
         case basicAuth(user: String, password: String, route: Route)
         /// Answers like `.file` (byte ranges honoured) but sends the body at most `bytesPerSecond`, in
         /// slices a tenth of a second apart: a slow link (bad Wi-Fi, a saturated uplink).
         case throttledFile(Data, contentType: String, bytesPerSecond: Int)
+        /// Like `throttledFile` but without byte ranges (every request gets the file from its start,
+        /// no `Accept-Ranges`): FFmpeg cannot seek, so opening reads only the file's start.
+        case throttledStream(Data, contentType: String, bytesPerSecond: Int)
         /// Answers like `.file` but closes the connection once the bytes before offset `after` are
         /// sent, and refuses any later request for a range starting at or past `after` (416): a server
         /// that dies mid-download, or a file cut short on the server while it is fetched.
@@ -157,6 +164,8 @@ public final class LoopbackHTTPServer: Sendable {
             while recv(connection, &byte, 1, 0) > 0 {}
         case .stallingFile(let body, let contentType, let after)?:
             sendStalling(body, contentType: contentType, after: after, range: request.range, on: connection)
+        case .stallingStream(let body, let contentType, let after)?:
+            sendStalling(body, contentType: contentType, after: after, range: nil, advertisesRanges: false, on: connection)
         case .basicAuth(let user, let password, let inner)?:
             guard request.authorization == "Basic " + Data("\(user):\(password)".utf8).base64EncodedString() else {
                 send("HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"marquee-test\"\r\nContent-Length: 0\r\n"
@@ -166,6 +175,9 @@ public final class LoopbackHTTPServer: Sendable {
             respond(to: request, with: inner, on: connection)
         case .throttledFile(let body, let contentType, let bytesPerSecond)?:
             sendThrottled(body, contentType: contentType, bytesPerSecond: bytesPerSecond, range: request.range, on: connection)
+        case .throttledStream(let body, let contentType, let bytesPerSecond)?:
+            sendThrottled(body, contentType: contentType, bytesPerSecond: bytesPerSecond, range: nil, advertisesRanges: false,
+                          on: connection)
         case .closingFile(let body, let contentType, let after)?:
             sendClosing(body, contentType: contentType, after: after, range: request.range, on: connection)
         case nil:
@@ -303,14 +315,14 @@ extension LoopbackHTTPServer {
     /// The headers of the whole requested range (so the client expects every byte of it), the part of
     /// it before `after`, then silence until the client hangs up or the server stops.
     fileprivate func sendStalling(_ body: Data, contentType: String, after: Int, range: (start: Int, end: Int?)?,
-                                  on connection: Int32) {
+                                  advertisesRanges: Bool = true, on connection: Int32) {
         let start = min(range?.start ?? 0, body.count)
         let end = min(range?.end ?? body.count - 1, body.count - 1)
         var header = range == nil
             ? "HTTP/1.1 200 OK\r\n"
             : "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(start)-\(end)/\(body.count)\r\n"
         header += "Content-Type: \(contentType)\r\nContent-Length: \(max(0, end + 1 - start))\r\n"
-        header += "Accept-Ranges: bytes\r\nConnection: close\r\n\r\n"
+        header += (advertisesRanges ? "Accept-Ranges: bytes\r\n" : "") + "Connection: close\r\n\r\n"
         var sent = Data(header.utf8)
         if start < after {
             sent += body.subdata(in: start..<min(after, end + 1))
@@ -326,8 +338,8 @@ extension LoopbackHTTPServer {
 
 extension LoopbackHTTPServer {
     /// The headers for the requested range (or the whole body) and the slice of the body they cover.
-    fileprivate static func rangeHeader(for body: Data, contentType: String, range: (start: Int, end: Int?)?)
-        -> (header: String, slice: Range<Int>)? {
+    fileprivate static func rangeHeader(for body: Data, contentType: String, range: (start: Int, end: Int?)?,
+                                        advertisesRanges: Bool = true) -> (header: String, slice: Range<Int>)? {
         let start = range?.start ?? 0
         guard start < body.count || body.isEmpty else { return nil }
         let end = min(range?.end ?? body.count - 1, body.count - 1)
@@ -335,7 +347,7 @@ extension LoopbackHTTPServer {
             ? "HTTP/1.1 200 OK\r\n"
             : "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(start)-\(end)/\(body.count)\r\n"
         header += "Content-Type: \(contentType)\r\nContent-Length: \(max(0, end + 1 - start))\r\n"
-        header += "Accept-Ranges: bytes\r\nConnection: close\r\n\r\n"
+        header += (advertisesRanges ? "Accept-Ranges: bytes\r\n" : "") + "Connection: close\r\n\r\n"
         return (header, start..<max(start, end + 1))
     }
 
@@ -346,8 +358,9 @@ extension LoopbackHTTPServer {
 
     /// A tenth of the rate every tenth of a second, until the range is sent or the client hangs up.
     fileprivate func sendThrottled(_ body: Data, contentType: String, bytesPerSecond: Int, range: (start: Int, end: Int?)?,
-                                   on connection: Int32) {
-        guard let (header, slice) = Self.rangeHeader(for: body, contentType: contentType, range: range) else {
+                                   advertisesRanges: Bool = true, on connection: Int32) {
+        guard let (header, slice) = Self.rangeHeader(for: body, contentType: contentType, range: range,
+                                                     advertisesRanges: advertisesRanges) else {
             refuseRange(of: body, on: connection)
             return
         }

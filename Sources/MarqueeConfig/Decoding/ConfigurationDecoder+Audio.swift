@@ -38,7 +38,7 @@ extension ConfigurationDecoder {
     }
 
     /// `1.5`, `2` rather than `2.0`.
-    private static func plain(_ value: Double) -> String {
+    static func plain(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }

@@ -7,6 +7,7 @@ public struct MarqueeConfiguration: Sendable, Equatable, Codable {
     public var display: DisplayConfiguration
     public var audio: AudioConfiguration
     public var input: InputConfiguration
+    public var network: NetworkConfiguration
     public var log: LogConfiguration
     /// The config file this came from; relative media paths were resolved against its folder.
     public var source: URL
@@ -15,12 +16,14 @@ public struct MarqueeConfiguration: Sendable, Equatable, Codable {
                 display: DisplayConfiguration = DisplayConfiguration(),
                 audio: AudioConfiguration = AudioConfiguration(),
                 input: InputConfiguration = InputConfiguration(),
+                network: NetworkConfiguration = NetworkConfiguration(),
                 log: LogConfiguration = LogConfiguration(),
                 source: URL) {
         self.playlist = playlist
         self.display = display
         self.audio = audio
         self.input = input
+        self.network = network
         self.log = log
         self.source = source
     }

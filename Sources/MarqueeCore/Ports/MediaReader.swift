@@ -16,11 +16,17 @@ public protocol MediaReader: AnyObject {
     /// How much of the source is fetched ahead of decoding. Safe to read from any thread: the
     /// present thread asks it while the decode thread reads.
     var readAheadStatus: ReadAheadStatus { get }
+    /// Media time the source lost on the way and decoding closed up (an HLS segment the server
+    /// would not give): what follows came that much earlier than stamped, and the media ends that
+    /// much before its declared duration. Asked on the decode thread.
+    var skippedMediaTime: MediaTime { get }
 }
 
 extension MediaReader {
     /// Readers without a read-ahead of their own (local files, test media) never run dry.
     public var readAheadStatus: ReadAheadStatus { .local }
+    /// Readers that never skip anything.
+    public var skippedMediaTime: MediaTime { .zero }
 }
 
 /// Opens media for the engine; errors name the URL and the cause in one line.

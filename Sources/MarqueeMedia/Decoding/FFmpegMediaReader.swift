@@ -64,7 +64,8 @@ final class FFmpegMediaReader: MediaReader, SeekReporting {
 
     /// Opens `url` (a path, `file:`, `http:` or `https:` URL) and the decoders of its best video and
     /// audio streams.
-    init(url: String, options: MediaOpenOptions = MediaOpenOptions()) throws(PlaybackError) {
+    init(url: String, options: MediaOpenOptions = MediaOpenOptions(),
+         warn: @escaping @Sendable (String) -> Void = { _ in }) throws(PlaybackError) {
         self.url = url
         self.options = options
         let probed: AssetProbe.ProbedMedia
@@ -123,6 +124,9 @@ final class FFmpegMediaReader: MediaReader, SeekReporting {
             // Telling a still GIF from an animation reads its packets: start again from the first.
             if video != nil && container.formatName == "gif" {
                 try container.seek(toKeyFrameAtOrBefore: timeline.origin)
+            }
+            if container.source.isRemote && !isStillImage {
+                demuxer.startReadingAhead(target: options.readAhead, warn: warn)
             }
         } catch {
             throw PlaybackError(url: url, reason: "cannot start decoding: \(error)")
@@ -198,17 +202,19 @@ final class FFmpegMediaReader: MediaReader, SeekReporting {
     /// Moves reading to the key frame at or before `point` (media time), or to the file's start
     /// when `point` is nil or the container cannot seek there; every decoder starts afresh.
     private func reposition(at point: MediaTime?) throws(FFmpegError) {
-        if let point {
-            do {
-                try container.seek(toKeyFrameAtOrBefore: timeline.origin + point)
-            } catch {
-                // No key frame that early (a transport stream's video starting after its audio).
-                do { try container.seekToStart(timeline.origin) } catch _ { throw error }
+        let (container, origin) = (container, timeline.origin)
+        try demuxer.repositioning { () throws(FFmpegError) in
+            if let point {
+                do throws(FFmpegError) {
+                    try container.seek(toKeyFrameAtOrBefore: origin + point)
+                } catch {
+                    // No key frame that early (a transport stream's video starting after its audio).
+                    do throws(FFmpegError) { try container.seekToStart(origin) } catch _ { throw error }
+                }
+            } else {
+                try container.seekToStart(origin)
             }
-        } else {
-            try container.seekToStart(timeline.origin)
         }
-        demuxer.restart()
         timeline.restart()
         audioConverter?.reset()
         pendingAudio = []
@@ -255,6 +261,17 @@ final class FFmpegMediaReader: MediaReader, SeekReporting {
         }
         if !pendingAudio.isEmpty { return .audio(pendingAudio.removeFirst()) }
         return try decodeNext(audioFormat: audioFormat)
+    }
+
+    /// How far a remote source is fetched ahead of decoding; a local one never runs dry. Safe from any thread.
+    var readAheadStatus: ReadAheadStatus { demuxer.readAhead?.status ?? .local }
+
+    var skippedMediaTime: MediaTime { demuxer.readAhead?.skipped ?? .zero }
+
+    /// The read-ahead thread is stopped (its read in flight interrupted) and lets go of the
+    /// container when it returns; nothing here waits for it.
+    deinit {
+        demuxer.readAhead?.stop()
     }
 
     /// How many packets or frames were lost to damage so far (decoding went on past them).

@@ -17,6 +17,8 @@ final class StreamDemuxer {
     let video: StreamDecoder?
     let audio: StreamDecoder?
     private let packet: Packet
+    /// Reads the container ahead on its own thread (remote sources); nil reads it here, as decoded.
+    private(set) var readAhead: PacketReadAhead?
     /// The decoder that was just given input and may have frames to give before anything is read.
     private var draining: StreamDecoder?
     private var inputEnded = false
@@ -85,6 +87,25 @@ final class StreamDemuxer {
         }
     }
 
+    /// From now on packets are read ahead on a thread of their own, up to `target` of media time.
+    /// Call once, after everything else that reads the container directly (finding stream info).
+    func startReadingAhead(target: Duration, warn: @escaping @Sendable (String) -> Void) {
+        precondition(readAhead == nil, "reading ahead was started twice")
+        let streams = [video, audio].compactMap { $0?.streamIndex }
+        readAhead = PacketReadAhead(container: container, streams: streams, target: target, warn: warn)
+    }
+
+    /// Runs `body`, which repositions the container, with any read-ahead paused, then restarts
+    /// reading and decoding from the new position.
+    func repositioning(_ body: () throws(FFmpegError) -> Void) throws(FFmpegError) {
+        if let readAhead {
+            try readAhead.repositioning(body)
+        } else {
+            try body()
+        }
+        restart()
+    }
+
     /// After the container was repositioned: every decoder drops what it holds and reading goes on
     /// from the new position.
     func restart() {
@@ -102,8 +123,9 @@ final class StreamDemuxer {
     /// False when the input has ended, at the end of the file or at a read error.
     private func readPacket() -> Bool {
         while true {
-            do {
-                return try container.readPacket(into: packet) == .packet
+            do throws(FFmpegError) {
+                let outcome = if let readAhead { try readAhead.next(into: packet) } else { try container.readPacket(into: packet) }
+                return outcome == .packet
             } catch where error.code == marquee_averror_eagain() {
                 Thread.sleep(forTimeInterval: Self.retryDelay)
             } catch {

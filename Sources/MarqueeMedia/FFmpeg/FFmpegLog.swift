@@ -38,6 +38,14 @@ enum FFmpegLog {
         return (result, transcript.finishedLines(), transcript.redirect)
     }
 
+    /// `recording`, plus the trail an HLS demuxer leaves: its segment requests (logged at verbose
+    /// level, `HLS request for url '...'`) among the warnings and errors, in the order they came, so
+    /// a `Failed to open segment` line can be matched with the URL it failed on.
+    static func recordingSegmentTrail<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (result: T, log: [String], trail: [String]) {
+        let (result, transcript) = try transcribing(body)
+        return (result, transcript.finishedLines(), transcript.trail)
+    }
+
     private static func transcribing<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (T, Transcript) {
         let transcript = Transcript()
         let previous = pthread_getspecific(threadKey)
@@ -59,6 +67,8 @@ enum FFmpegLog {
         private(set) var lines: [String] = []
         /// The last `Location` an HTTP response carried.
         private(set) var redirect: String?
+        /// Finished lines and HLS segment requests, in order (see `recordingSegmentTrail`).
+        private(set) var trail: [String] = []
         private var partial = ""
 
         /// Keeps `header='Location: URL'` (http.c's trace of each response header) as `URL`.
@@ -74,9 +84,16 @@ enum FFmpegLog {
             partial += text
             while let newline = partial.firstIndex(of: "\n") {
                 let line = partial[..<newline].trimmingCharacters(in: .whitespacesAndNewlines)
-                if !line.isEmpty { lines.append(line) }
+                if !line.isEmpty {
+                    lines.append(line)
+                    trail.append(line)
+                }
                 partial = String(partial[partial.index(after: newline)...])
             }
+        }
+
+        func noteSegmentRequest(_ text: String) {
+            trail.append(text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
 
         func finishedLines() -> [String] {
@@ -102,16 +119,24 @@ enum FFmpegLog {
     private static func receive(level: Int32, format: UnsafePointer<CChar>?, arguments: CVaListPointer) {
         // The low byte is the level; a few callers put colour hints above it.
         let level = level & 0xFF
-        guard level <= collectedLevel || level == AV_LOG_TRACE, let format,
+        guard level <= collectedLevel || level == AV_LOG_TRACE || level == AV_LOG_VERBOSE, let format,
               let opaque = pthread_getspecific(threadKey) else { return }
         let transcript = Unmanaged<Transcript>.fromOpaque(opaque).takeUnretainedValue()
         if level <= collectedLevel {
             render(format, arguments).map(transcript.append)
+        } else if level == AV_LOG_VERBOSE {
+            // Only hls.c's segment requests, for the same reason.
+            if strncmp(format, segmentRequest, segmentRequest.utf8.count) == 0 {
+                render(format, arguments).map(transcript.noteSegmentRequest)
+            }
         } else if strncmp(format, headerTrace, headerTrace.utf8.count) == 0 {
             // Only http.c's header lines: rendering every trace line would slow decoding down.
             render(format, arguments).map(transcript.noteHeader)
         }
     }
+
+    /// The format hls.c logs each segment request with (`HLS request for url '%s', offset ...`).
+    static let segmentRequest = "HLS request for url '"
 
     /// The format http.c traces each response header with.
     private static let headerTrace = "header='"

@@ -41,6 +41,7 @@ final class InputContainer {
     }
 
     deinit {
+        interrupt.unwatch()
         var context: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&context)
     }
@@ -64,10 +65,11 @@ final class InputContainer {
         packet.unref()
         let context = context
         let interrupt = interrupt
-        let (code, log, interrupted) = withDeadline {
-            let (code, log) = FFmpegLog.recording { av_read_frame(context, packet.pointer) }
-            return (code, log, interrupt.hasFired)
+        let (code, log, trail, interrupted) = withDeadline {
+            let (code, log, trail) = FFmpegLog.recordingSegmentTrail { av_read_frame(context, packet.pointer) }
+            return (code, log, trail, interrupt.hasFired)
         }
+        lastReadTrail = trail
         if interrupted {
             packet.unref()
             throw FFmpegError(code: marquee_averror_exit(), operation: "av_read_frame", log: log)
@@ -76,6 +78,10 @@ final class InputContainer {
         guard code >= 0 else { throw FFmpegError(code: code, operation: "av_read_frame", log: log) }
         return .packet
     }
+
+    /// What FFmpeg logged during the last `readPacket`, HLS segment requests included, oldest first
+    /// (see `FFmpegLog.recordingSegmentTrail`): how a segment skipped on the way is noticed.
+    private(set) var lastReadTrail: [String] = []
 
     /// Moves reading to the last key frame at or before `time` (of the default stream), so decoding
     /// from there reaches `time` without missing references. Decoders must be flushed afterwards.
@@ -204,6 +210,8 @@ final class InputContainer {
             }
         }
         var context: UnsafeMutablePointer<AVFormatContext>? = allocated
+        // Bytes of the header count as progress too: a slow server is given time as long as it sends.
+        interrupt.watch(allocated)
         interrupt.arm(for: timeout)
         let (status, log, redirect) = FFmpegLog.recordingRedirects {
             protocolOptions.withPointer { avformat_open_input(&context, source.ffmpegURL, nil, $0) }
@@ -211,6 +219,7 @@ final class InputContainer {
         interrupt.disarm()
         // On failure FFmpeg has already freed the context and set the pointer to nil.
         guard status >= 0 else {
+            interrupt.unwatch()
             throw FFmpegError(code: status, operation: "avformat_open_input", log: log, redirect: redirect)
         }
         guard let context else { preconditionFailure("avformat_open_input succeeded without a context") }

@@ -6,11 +6,24 @@ import Synchronization
 /// FFmpeg polls `AVIOInterruptCB` about every 100 ms while it waits on a socket (connect, TLS
 /// handshake, reading a response, reconnect back-offs, the nested opens of HLS segments). A server
 /// that accepts and then says nothing would otherwise hold the demux thread, and the whole playlist,
-/// forever. `rw_timeout` covers silence on an open socket; this also covers the total time of one
-/// operation, however the time is spent. Atomics, because the callback may run on any thread FFmpeg uses.
+/// forever. `rw_timeout` covers silence on an open socket; this also covers time spent elsewhere
+/// (reconnect back-offs, a server that answers each new request and then says nothing).
+///
+/// The deadline counts time without data, not time per operation: every byte the watched container
+/// receives restarts it. A slow link (50 KB/s) can take longer than the timeout to deliver one large
+/// packet, and failing it while bytes still arrive would turn a slow source into a dead one.
+/// Atomics, because the callback may run on any thread FFmpeg uses.
 final class InterruptDeadline: Sendable {
     /// The `now()` after which calls are interrupted; `Int64.max` while unarmed.
     private let deadline = Atomic<Int64>(.max)
+    /// The armed operation's timeout in nanoseconds, to restart the deadline with; `Int64.max` while unarmed.
+    private let timeout = Atomic<Int64>(.max)
+    /// The address of the `AVFormatContext` whose byte count is the progress that restarts the
+    /// deadline; 0 when none is watched. Only read inside the callback, which FFmpeg calls during
+    /// calls on that context, while it is alive (see `watch(_:)`).
+    private let watchedContext = Atomic<Int>(0)
+    /// The byte count the deadline was last restarted at; -1 before any.
+    private let progressSeen = Atomic<Int64>(-1)
     private let cancelled = Atomic<Bool>(false)
     /// The callback has told FFmpeg to stop since the last `arm(for:)`.
     private let fired = Atomic<Bool>(false)
@@ -19,15 +32,31 @@ final class InterruptDeadline: Sendable {
     func arm(for timeout: Duration?) {
         fired.store(false, ordering: .relaxed)
         guard let timeout else {
+            self.timeout.store(.max, ordering: .relaxed)
             deadline.store(.max, ordering: .relaxed)
             return
         }
-        let (end, overflow) = Self.now().addingReportingOverflow(Self.nanoseconds(in: timeout))
-        deadline.store(overflow ? .max : end, ordering: .relaxed)
+        let nanoseconds = Self.nanoseconds(in: timeout)
+        self.timeout.store(nanoseconds, ordering: .relaxed)
+        progressSeen.store(bytesReceived() ?? -1, ordering: .relaxed)
+        deadline.store(Self.adding(nanoseconds, to: Self.now()), ordering: .relaxed)
     }
 
     func disarm() {
+        timeout.store(.max, ordering: .relaxed)
         deadline.store(.max, ordering: .relaxed)
+    }
+
+    /// Counts the bytes `context` receives (its `AVIOContext.bytes_read`) as progress. The caller
+    /// guarantees the context outlives every FFmpeg call made on it while watched, and calls
+    /// `unwatch()` before freeing it. Demuxers that own their I/O (HLS) read through contexts of
+    /// their own, which this cannot see: for them only `rw_timeout` and the deadline per operation count.
+    func watch(_ context: UnsafeMutablePointer<AVFormatContext>) {
+        watchedContext.store(Int(bitPattern: context), ordering: .relaxed)
+    }
+
+    func unwatch() {
+        watchedContext.store(0, ordering: .relaxed)
     }
 
     /// Interrupts every current and future call of the container using this object, for a player that
@@ -46,7 +75,14 @@ final class InterruptDeadline: Sendable {
 
     /// The C callback's answer: true stops the blocking call with AVERROR_EXIT.
     func shouldInterrupt() -> Bool {
-        let stop = cancelled.load(ordering: .relaxed) || Self.now() >= deadline.load(ordering: .relaxed)
+        let now = Self.now()
+        let timeout = timeout.load(ordering: .relaxed)
+        if timeout != .max, let bytes = bytesReceived(), bytes != progressSeen.load(ordering: .relaxed) {
+            // Data arrived since the last look: the source is slow, not silent.
+            progressSeen.store(bytes, ordering: .relaxed)
+            deadline.store(Self.adding(timeout, to: now), ordering: .relaxed)
+        }
+        let stop = cancelled.load(ordering: .relaxed) || now >= deadline.load(ordering: .relaxed)
         if stop { fired.store(true, ordering: .relaxed) }
         return stop
     }
@@ -60,6 +96,18 @@ final class InterruptDeadline: Sendable {
                 return Unmanaged<InterruptDeadline>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt() ? 1 : 0
             },
             opaque: Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Bytes the watched context has received so far; nil when none is watched or it has no byte stream yet.
+    private func bytesReceived() -> Int64? {
+        guard let context = UnsafeMutablePointer<AVFormatContext>(bitPattern: watchedContext.load(ordering: .relaxed)),
+              let io = context.pointee.pb else { return nil }
+        return io.pointee.bytes_read
+    }
+
+    private static func adding(_ nanoseconds: Int64, to time: Int64) -> Int64 {
+        let (end, overflow) = time.addingReportingOverflow(nanoseconds)
+        return overflow ? .max : end
     }
 
     /// Nanoseconds on a monotonic clock since the first use; only differences matter.

@@ -24,6 +24,13 @@ final class Packet {
         av_packet_unref(pointer)
     }
 
+    /// Takes over `other`'s payload and fields (av_packet_move_ref), dropping what this packet held;
+    /// `other` is left blank. The payload has one owner at a time: whichever packet holds it.
+    func take(from other: Packet) {
+        av_packet_unref(pointer)
+        av_packet_move_ref(pointer, other.pointer)
+    }
+
     /// Index of the stream in its `InputContainer`.
     var streamIndex: Int { Int(pointer.pointee.stream_index) }
 
@@ -39,6 +46,20 @@ final class Packet {
     /// `nil` when zero or unknown: many demuxers leave it 0 when they cannot tell.
     func duration(timeBase: AVRational) -> MediaTime? {
         pointer.pointee.duration > 0 ? MediaTime(timestamp: pointer.pointee.duration, timeBase: timeBase) : nil
+    }
+
+    /// The decode timestamp, else the presentation one, in the stream's ticks; nil when neither is known.
+    var timestamp: Int64? {
+        let nothing = marquee_av_nopts_value()
+        if pointer.pointee.dts != nothing { return pointer.pointee.dts }
+        return pointer.pointee.pts != nothing ? pointer.pointee.pts : nil
+    }
+
+    /// Moves the known timestamps by `ticks` of the stream's time base.
+    func shiftTimestamps(by ticks: Int64) {
+        let nothing = marquee_av_nopts_value()
+        if pointer.pointee.pts != nothing { pointer.pointee.pts += ticks }
+        if pointer.pointee.dts != nothing { pointer.pointee.dts += ticks }
     }
 
     var isKeyFrame: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
