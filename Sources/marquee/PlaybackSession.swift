@@ -76,7 +76,10 @@ final class PlaybackSession {
         let reload: (@Sendable (CommandSource) -> Void)? = reloader.map { reloader in
             { @Sendable source in reloader.reload(from: source) }
         }
-        let player = QueuePlayer(items: plan.items, settings: settings, opener: FFmpegMediaOpener(),
+        // Stills are shrunk to the upright screen the player lays pictures out on, right after decoding.
+        let openOptions = MediaOpenOptions(maxImagePixels: plan.maxImagePixels,
+                                           stillScreenSize: video.output.screenSize.rotated(by: settings.displayRotation))
+        let player = QueuePlayer(items: plan.items, settings: settings, opener: FFmpegMediaOpener(options: openOptions),
                                  video: video.output,
                                  audio: audio.output, clock: clock,
                                  heartbeat: { pinger?.tick() },
