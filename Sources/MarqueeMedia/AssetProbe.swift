@@ -6,7 +6,8 @@ import MarqueeCore
 /// and what `marquee probe` prints.
 ///
 /// Opening reads the container header and a little of each stream; nothing is decoded except what
-/// FFmpeg needs to fill in codec parameters. Blocking: call it off the control plane.
+/// FFmpeg needs to fill in codec parameters, and an image over `maxImagePixels` is refused from its
+/// header, before its picture is decoded. Blocking: call it off the control plane.
 public enum AssetProbe {
     /// Probes a path, `file:` URL or http(s) URL; other schemes are refused without touching FFmpeg.
     public static func asset(at url: String, options: MediaOpenOptions = MediaOpenOptions()) throws(MediaOpenError) -> Asset {
@@ -33,15 +34,25 @@ public enum AssetProbe {
             throw MediaOpenError(url: source.description, reason: problem)
         }
         let container: InputContainer
+        let log: [String]
+        let isImage: Bool
         do {
             container = try InputContainer(opening: source, options: options)
-            try container.findStreamInfo()
+            isImage = StillImageRule.isImageDemuxer(container.formatName)
+            // An image demuxer states no picture size, so FFmpeg would decode the whole picture to
+            // learn it (and the reader would then decode it again). A decoder allowed no pixels
+            // stops at the picture's header instead, saying the size it refused.
+            log = try container.findStreamInfo(maxPixels: isImage ? StillImageRule.headerOnlyPixels : nil)
+            if isImage { StillImageRule.fillPictureSizes(of: container, from: log) }
         } catch {
             throw MediaOpenError(url: source.description,
                                  reason: MediaOpenError.Reason(classifying: error, timeout: options.networkTimeout),
                                  underlying: error)
         }
         let streams = container.streams
+        if isImage, let problem = StillImageRule.sizeProblem(streams: streams, limit: options.maxImagePixels) {
+            throw MediaOpenError(url: source.description, reason: problem)
+        }
         if let problem = playabilityProblem(of: streams, duration: container.duration) {
             throw MediaOpenError(url: source.description, reason: problem)
         }

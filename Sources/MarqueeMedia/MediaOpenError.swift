@@ -57,6 +57,9 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
         /// The server redirected to a URL of another protocol than http(s) (`file:`, `ftp:`, `rtsp:`),
         /// which FFmpeg does not follow.
         case redirectRefused(String)
+        /// A still with more pixels than `display.maxImagePixels` (its size, when known), refused
+        /// before its picture is decoded.
+        case imageTooLarge(size: PixelSize?, limit: ImagePixelLimit)
         /// Anything else FFmpeg reported.
         case failed(operation: String, message: String, detail: String?)
 
@@ -96,6 +99,8 @@ public struct MediaOpenError: Error, Sendable, Equatable, CustomStringConvertibl
                 "refused to open a '\(name)' URL the media points to (protocol not allowed for this source)"
             case .redirectRefused(let location):
                 "server redirected to a refused protocol (\(location))"
+            case .imageTooLarge(let size, let limit):
+                "image too large: \(size.map { "\($0.width)x\($0.height)" } ?? "more than \(limit)") pixels; display.maxImagePixels is \(limit)"
             case .failed(let operation, let message, let detail):
                 "\(operation) failed: \(message)" + (detail.map { " (\($0))" } ?? "")
             }

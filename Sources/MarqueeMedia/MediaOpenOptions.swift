@@ -1,4 +1,7 @@
-/// How patient and how identifiable an open is, and how far a remote source is fetched ahead.
+import MarqueeCore
+
+/// How patient and how identifiable an open is, how far a remote source is fetched ahead, and how
+/// large a still it takes.
 public struct MediaOpenOptions: Sendable, Hashable {
     /// The longest a network operation (connect and read the headers, probe the streams, read a
     /// packet) may go without receiving data, and the longest a socket may stay silent. Bytes
@@ -13,13 +16,24 @@ public struct MediaOpenOptions: Sendable, Hashable {
     /// files are read as they are decoded.
     public var readAhead: Duration
 
+    /// Stills with more pixels are refused before they are decoded (`display.maxImagePixels`).
+    public var maxImagePixels: ImagePixelLimit
+
+    /// The upright screen a still is shown on: a larger still is scaled down right after decoding
+    /// to the least size that still covers it (so aspectFill loses no detail either), and only that
+    /// is kept. Nil keeps stills as decoded (thumbnails, probes).
+    public var stillScreenSize: PixelSize?
+
     public init(networkTimeout: Duration = .seconds(5), userAgent: String = "Marquee",
-                readAhead: Duration = MediaOpenOptions.defaultReadAhead) {
+                readAhead: Duration = MediaOpenOptions.defaultReadAhead,
+                maxImagePixels: ImagePixelLimit = .default, stillScreenSize: PixelSize? = nil) {
         precondition(networkTimeout > .zero, "a network timeout must be positive")
         precondition(readAhead >= .zero, "a read-ahead cannot be negative")
         self.networkTimeout = networkTimeout
         self.userAgent = userAgent
         self.readAhead = readAhead
+        self.maxImagePixels = maxImagePixels
+        self.stillScreenSize = stillScreenSize
     }
 
     public static let defaultReadAhead = Duration.seconds(10)

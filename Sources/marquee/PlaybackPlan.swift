@@ -20,6 +20,8 @@ struct PlaybackPlan {
     var logLevel = LogConfiguration.Level.info
     /// `audio:`: the ALSA device, starting volume, buffer and period.
     var audio = AudioConfiguration()
+    /// `display.maxImagePixels`: stills with more pixels are refused.
+    var maxImagePixels = ImagePixelLimit.default
     var warnings: [String] = []
     /// The config file it came from; nil for media given on the command line (nothing to reload).
     var configPath: String?
@@ -57,7 +59,7 @@ struct PlaybackPlan {
         return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
                             connector: configuration.display.connector, mode: configuration.display.mode,
                             modesetting: configuration.display.modesetting, input: configuration.input, logLevel: configuration.log.level,
-                            audio: configuration.audio,
+                            audio: configuration.audio, maxImagePixels: configuration.display.maxImagePixels,
                             warnings: result.warnings.map(\.description), configPath: path)
     }
 
@@ -87,6 +89,7 @@ extension PlaybackPlan {
         if connector != other.connector { keys.append("display.connector") }
         if mode != other.mode { keys.append("display.mode") }
         if modesetting != other.modesetting { keys.append("display.modesetting") }
+        if maxImagePixels != other.maxImagePixels { keys.append("display.maxImagePixels") }
         if audio.device != other.audio.device { keys.append("audio.device") }
         if audio.bufferTime != other.audio.bufferTime { keys.append("audio.bufferTime") }
         if audio.periodTime != other.audio.periodTime { keys.append("audio.periodTime") }

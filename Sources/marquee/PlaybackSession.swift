@@ -76,8 +76,11 @@ final class PlaybackSession {
         let reload: (@Sendable (CommandSource) -> Void)? = reloader.map { reloader in
             { @Sendable source in reloader.reload(from: source) }
         }
-        let player = QueuePlayer(items: plan.items, settings: settings, opener: FFmpegMediaOpener(options: MediaOpenOptions(readAhead: plan.settings.readAhead),
-                                                                          warn: { [logger] in logger.warning("\($0)") }),
+        // Stills are shrunk to the upright screen the player lays pictures out on, right after decoding.
+        let openOptions = MediaOpenOptions(readAhead: plan.settings.readAhead, maxImagePixels: plan.maxImagePixels,
+                                           stillScreenSize: video.output.screenSize.rotated(by: settings.displayRotation))
+        let player = QueuePlayer(items: plan.items, settings: settings,
+                                 opener: FFmpegMediaOpener(options: openOptions, warn: { [logger] in logger.warning("\($0)") }),
                                  video: video.output,
                                  audio: audio.output, clock: clock,
                                  heartbeat: { pinger?.tick() },

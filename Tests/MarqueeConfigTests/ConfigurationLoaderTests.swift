@@ -62,6 +62,21 @@ import Testing
         #expect(configuration.source == URL(fileURLWithPath: path).standardizedFileURL)
     }
 
+    @Test func maxImagePixelsIsASizeOrAPixelCount() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let size = try folder.write("size.yaml", "playlist:\n  items: [a.mp4]\ndisplay:\n  maxImagePixels: 4096x4096\n")
+        let count = try folder.write("count.yaml", "playlist:\n  items: [a.mp4]\ndisplay:\n  maxImagePixels: 16777216\n")
+        let json = try folder.write("count.json", "{\"playlist\": {\"items\": [\"a.mp4\"]}, \"display\": {\"maxImagePixels\": 16777216}}")
+
+        let bySize = try #require(ConfigurationLoader.load(path: size, checkingMediaFiles: false).configuration)
+        #expect(bySize.display.maxImagePixels == ImagePixelLimit(width: 4096, height: 4096))
+        for path in [count, json] {
+            let byCount = try #require(ConfigurationLoader.load(path: path, checkingMediaFiles: false).configuration)
+            #expect(byCount.display.maxImagePixels.pixelCount == 16_777_216, "\(path)")
+        }
+    }
+
     @Test func leftOutSettingsTakeTheirDefaults() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -73,6 +88,7 @@ import Testing
         #expect(configuration.playlist.seed == nil)
         #expect(configuration.display == DisplayConfiguration(output: .auto, connector: "auto", mode: .preferred,
                                                               rotation: .none, scaling: .aspectFit, background: .black))
+        #expect(configuration.display.maxImagePixels == ImagePixelLimit(width: 8192, height: 8192))
         #expect(configuration.audio == AudioConfiguration(device: "default", volume: 1.0))
         #expect(configuration.input == InputConfiguration(devices: .auto, grab: true, keyOverrides: [:]))
         #expect(configuration.input.keyMap == KeyMap.default)

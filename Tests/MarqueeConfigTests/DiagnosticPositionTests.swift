@@ -112,6 +112,12 @@ import Testing
                 - url: a.mp4
                   scaling: aspectFitt
             """, line: 4, column: 16, message: "unknown scaling mode 'aspectFitt'; did you mean 'aspectFit'? (expected none, aspectFit, aspectFill or fill)"),
+        BrokenConfigCase("bad image pixel limit", """
+            playlist:
+              items: [a.mp4]
+            display:
+              maxImagePixels: 8k
+            """, line: 4, column: 19, message: "bad maxImagePixels '8k' (expected WIDTHxHEIGHT or a pixel count, e.g. 8192x8192)"),
         BrokenConfigCase("bad display scaling mode", """
             playlist:
               items: [a.mp4]

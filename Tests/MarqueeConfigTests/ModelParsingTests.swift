@@ -37,6 +37,25 @@ import Testing
         #expect(DisplayConfiguration.Mode(parsing: text) == nil)
     }
 
+    @Test(arguments: [
+        ("8192x8192", 67_108_864),
+        ("4000x3000", 12_000_000),
+        ("16384x4096", 67_108_864),
+        ("67108864", 67_108_864),
+    ])
+    func imagePixelLimitsParseAndPrintBack(text: String, pixels: Int) throws {
+        let limit = try #require(ImagePixelLimit(parsing: text))
+        #expect(limit.pixelCount == pixels)
+        #expect(limit.description == text)
+        #expect(limit.refuses(PixelSize(width: pixels, height: 1)) == false)
+        #expect(limit.refuses(PixelSize(width: pixels + 1, height: 1)))
+    }
+
+    @Test(arguments: ["", "0", "0x8192", "8192x", "x8192", "8192x8192x1", "-1", "8k", "8192 x 8192", "99999999999", "65536x65536"])
+    func badImagePixelLimitsAreRefused(text: String) {
+        #expect(ImagePixelLimit(parsing: text) == nil)
+    }
+
     @Test func coloursAreSixHexDigits() {
         #expect(RGBColor(parsing: "#0a0B0c") == .init(red: 10, green: 11, blue: 12))
         #expect(RGBColor(parsing: "#0a0B0c")?.description == "#0A0B0C")

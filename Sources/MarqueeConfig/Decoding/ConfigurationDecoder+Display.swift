@@ -2,7 +2,7 @@ import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let displayKeys = ["output", "connector", "mode", "rotation", "scaling", "background", "modesetting"]
+    static let displayKeys = ["output", "connector", "mode", "rotation", "scaling", "background", "modesetting", "maxImagePixels"]
 
     mutating func decodeDisplay(_ node: Node) -> DisplayConfiguration {
         var display = DisplayConfiguration()
@@ -44,7 +44,21 @@ extension ConfigurationDecoder {
            let modesetting: DisplayConfiguration.Modesetting = choice(node, named: "modesetting") {
             display.modesetting = modesetting
         }
+        if let node = fields["maxImagePixels"]?.value, let limit = decodeImagePixelLimit(node) {
+            display.maxImagePixels = limit
+        }
         return display
+    }
+
+    /// `8192x8192` (a width times a height) or a plain pixel count such as `67108864`.
+    private mutating func decodeImagePixelLimit(_ node: Node) -> ImagePixelLimit? {
+        guard let text = string(node, expected: "a pixel limit such as 8192x8192") else { return nil }
+        guard let limit = ImagePixelLimit(parsing: text) else {
+            log.error(at: SourcePosition(of: node),
+                      "bad maxImagePixels '\(text)' (expected WIDTHxHEIGHT or a pixel count, e.g. 8192x8192)")
+            return nil
+        }
+        return limit
     }
 
     private mutating func decodeColor(_ node: Node) -> RGBColor? {

@@ -13,6 +13,9 @@ public struct DisplayConfiguration: Sendable, Equatable, Codable {
     /// What fills the letterbox bars and the gaps between items.
     public var background: RGBColor
     public var modesetting: Modesetting
+    /// Stills with more pixels are refused before they are decoded: a picture's memory is its
+    /// pixel count times four bytes, and one huge image must not take the device's memory.
+    public var maxImagePixels: ImagePixelLimit
 
     public static let automaticConnector = "auto"
 
@@ -22,7 +25,8 @@ public struct DisplayConfiguration: Sendable, Equatable, Codable {
                 rotation: Rotation = .none,
                 scaling: ScalingMode = .default,
                 background: RGBColor = .black,
-                modesetting: Modesetting = .auto) {
+                modesetting: Modesetting = .auto,
+                maxImagePixels: ImagePixelLimit = .default) {
         self.output = output
         self.connector = connector
         self.mode = mode
@@ -30,5 +34,6 @@ public struct DisplayConfiguration: Sendable, Equatable, Codable {
         self.scaling = scaling
         self.background = background
         self.modesetting = modesetting
+        self.maxImagePixels = maxImagePixels
     }
 }

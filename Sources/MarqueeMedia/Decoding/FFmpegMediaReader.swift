@@ -233,7 +233,7 @@ final class FFmpegMediaReader: MediaReader, SeekReporting {
             guard let output = try demuxer.next(into: frame, includingAudio: includingAudio) else { break }
             switch output {
             case .video:
-                let picture = picture(of: frame)
+                let picture = try picture(of: frame)
                 check.notePicture(at: picture.pts, isKeyFrame: frame.isKeyFrame)
                 readAhead.append(.picture(picture))
                 pictures += 1
@@ -318,7 +318,7 @@ final class FFmpegMediaReader: MediaReader, SeekReporting {
             switch output {
             case .video:
                 spareFrame = nil
-                return .picture(picture(of: frame))
+                return .picture(try picture(of: frame))
             case .audio:
                 guard let audioFormat, let converter = converter(for: audioFormat) else { continue }
                 pendingAudio += try converter.convert(frame)
@@ -327,11 +327,16 @@ final class FFmpegMediaReader: MediaReader, SeekReporting {
         }
     }
 
-    private func picture(of frame: Frame) -> DecodedPicture {
+    private func picture(of frame: Frame) throws(FFmpegError) -> DecodedPicture {
         let pts: MediaTime
+        var frame = frame
         if asset.isStillImage {
             pts = .zero
             stillImageDelivered = true
+            if let screen = options.stillScreenSize, let coded = frame.pictureSize,
+               let kept = StillDownscale.keptSize(codedSize: coded, naturalSize: asset.naturalSize ?? coded, screen: screen) {
+                frame = try StillDownscale.shrink(frame, to: kept)
+            }
         } else {
             let timeBase = demuxer.video?.timeBase ?? marquee_av_time_base_q()
             pts = timeline.time(ofFrameStamped: frame.presentationTime(timeBase: timeBase),

@@ -48,10 +48,27 @@ final class InputContainer {
 
     /// Reads a little of each stream to fill in what the header left out (codec parameters, frame
     /// rates, durations of raw streams). Needed before describing streams or opening decoders.
-    func findStreamInfo() throws(FFmpegError) {
+    ///
+    /// - Parameter maxPixels: the decoders it opens refuse a picture with more pixels before they
+    ///   allocate it (`max_pixels`), so a huge image is not decoded just to learn its size (an image
+    ///   demuxer states none; the decoder reads it from the picture's header). Nil sets no limit.
+    /// - Returns: what FFmpeg logged meanwhile (a refused picture's size is only said there).
+    @discardableResult
+    func findStreamInfo(maxPixels: Int? = nil) throws(FFmpegError) -> [String] {
         let context = context
-        try withDeadline { () throws(FFmpegError) -> Void in
-            try FFmpegLog.call("avformat_find_stream_info") { avformat_find_stream_info(context, nil) }
+        var perStream = [OpaquePointer?](repeating: nil, count: streamCount)
+        defer { for index in perStream.indices { av_dict_free(&perStream[index]) } }
+        if let maxPixels {
+            for index in perStream.indices {
+                try checked(av_dict_set(&perStream[index], "max_pixels", String(maxPixels), 0), "av_dict_set(max_pixels)")
+            }
+        }
+        return try withDeadline { () throws(FFmpegError) -> [String] in
+            let (code, log) = perStream.withUnsafeMutableBufferPointer { options in
+                FFmpegLog.recording { avformat_find_stream_info(context, options.baseAddress) }
+            }
+            guard code >= 0 else { throw FFmpegError(code: code, operation: "avformat_find_stream_info", log: log) }
+            return log
         }
     }
 
@@ -158,6 +175,15 @@ final class InputContainer {
             preconditionFailure("FFmpeg reported \(streamCount) streams but stream \(index) is null")
         }
         return try body(stream)
+    }
+
+    /// Records the picture size of stream `index` where FFmpeg could not (see `StillImageRule`), so
+    /// every later reader of the stream's parameters, decoders included, sees it.
+    func setPictureSize(_ size: PixelSize, ofStream index: Int) {
+        withStream(at: index) { stream in
+            stream.pointee.codecpar.pointee.width = Int32(size.width)
+            stream.pointee.codecpar.pointee.height = Int32(size.height)
+        }
     }
 
     /// The stream FFmpeg would pick for `type` (av_find_best_stream: the default disposition, the most
