@@ -38,8 +38,18 @@ enum FFmpegLog {
         return (result, transcript.finishedLines(), transcript.redirect)
     }
 
-    private static func transcribing<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (T, Transcript) {
+    /// `recording`, telling `onLine` each line as soon as it is complete, while the call still runs:
+    /// what FFmpeg says can be reason to interrupt what it does.
+    static func recording<T, E: Error>(watching onLine: @escaping (String) -> Void,
+                                       _ body: () throws(E) -> T) throws(E) -> (result: T, log: [String]) {
+        let (result, transcript) = try transcribing(onLine: onLine, body)
+        return (result, transcript.finishedLines())
+    }
+
+    private static func transcribing<T, E: Error>(onLine: ((String) -> Void)? = nil,
+                                                  _ body: () throws(E) -> T) throws(E) -> (T, Transcript) {
         let transcript = Transcript()
+        transcript.onLine = onLine
         let previous = pthread_getspecific(threadKey)
         setThreadTranscript(Unmanaged.passUnretained(transcript).toOpaque())
         defer { setThreadTranscript(previous) }
@@ -60,6 +70,8 @@ enum FFmpegLog {
         /// The last `Location` an HTTP response carried.
         private(set) var redirect: String?
         private var partial = ""
+        /// Told each line as it completes.
+        var onLine: ((String) -> Void)?
 
         /// Keeps `header='Location: URL'` (http.c's trace of each response header) as `URL`.
         func noteHeader(_ text: String) {
@@ -74,7 +86,10 @@ enum FFmpegLog {
             partial += text
             while let newline = partial.firstIndex(of: "\n") {
                 let line = partial[..<newline].trimmingCharacters(in: .whitespacesAndNewlines)
-                if !line.isEmpty { lines.append(line) }
+                if !line.isEmpty {
+                    lines.append(line)
+                    onLine?(line)
+                }
                 partial = String(partial[partial.index(after: newline)...])
             }
         }
