@@ -57,8 +57,13 @@ import Testing
         private var change: (() -> Void)?
         private let lock = NSLock()
 
-        init(at: MediaTime, change: @escaping () -> Void) {
+        /// Real time the changing thread waits before the change (for other threads to get where
+        /// they wait) and after it (for threads that look at files every so often to see it).
+        private let settle: (before: Double, after: Double)
+
+        init(at: MediaTime, settle: (before: Double, after: Double) = (0, 0), change: @escaping () -> Void) {
             self.at = at
+            self.settle = settle
             self.change = change
         }
 
@@ -70,21 +75,23 @@ import Testing
                 return change
             }) {
                 clock.sleep(until: at)
+                Thread.sleep(forTimeInterval: settle.before)
                 pending()
+                Thread.sleep(forTimeInterval: settle.after)
             }
             clock.sleep(until: deadline)
         }
     }
 
     private func play(_ urls: [String], repeatMode: RepeatMode = .off, itemEnds: Int? = nil,
-                      changeAt: MediaTime = changeAt, change: @escaping () -> Void) -> Outcome {
+                      changeAt: MediaTime = changeAt, settle: (before: Double, after: Double) = (0, 0), change: @escaping () -> Void) -> Outcome {
         var settings = PlayerSettings()
         settings.repeatMode = repeatMode
         settings.exitWhenIdle = true
         let recorder = Recorder()
         let player = QueuePlayer(items: urls.map { QueueItem(url: $0) }, settings: settings, opener: FFmpegMediaOpener(),
                                  video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)),
-                                 audio: NullAudioOutput(format: .standard), clock: ChangingClock(at: changeAt, change: change),
+                                 audio: NullAudioOutput(format: .standard), clock: ChangingClock(at: changeAt, settle: settle, change: change),
                                  events: { event in
                                      recorder.record(event)
                                  })
@@ -213,6 +220,27 @@ import Testing
         #expect(outcome.naturalSizes.prefix(3) == [PixelSize(width: 160, height: 120), PixelSize(width: 192, height: 108),
                                                     PixelSize(width: 96, height: 64)], "\(outcome.naturalSizes)")
         #expect(outcome.events.contains(.durationAvailable(MediaTime(seconds: 2))), "\(outcome.events.filter { if case .durationAvailable = $0 { true } else { false } })")
+    }
+
+    /// The item after the one playing is opened ahead, for a gapless hand-over: a change to its file
+    /// meanwhile must not show the old content's first frames and fail, but play the new content.
+    /// With no wait before the change, the item prepared ahead is mostly still opening when its file
+    /// changes and fails on it before its turn; with one, it has decoded ahead and waits for its turn.
+    @Test(arguments: [0, 1.5])
+    func aFileChangedWhileTheItemBeforeItPlaysPlaysItsNewContentAtItsTurn(waitBefore: Double) throws {
+        let playing = try copy(.changeClip, named: "playing.mp4")
+        let other = try FixtureMedia.path(.changeOtherClip)
+        let next = try FixtureMedia.path(.changeNextClip)
+        // The 1 s item plays first; A's turn is opened ahead at its first frame, and A changes at 0.5 s,
+        // with three times the 0.5 s a waiting decoder takes to look left after it (real time: the
+        // clock is virtual).
+        let outcome = play([next, playing], repeatMode: .all, itemEnds: 3, changeAt: MediaTime(1, per: 2),
+                           settle: (waitBefore, 1.5)) { Self.run("/bin/cp", [other, playing]) }
+        let ends = outcome.ends
+        #expect(ends.prefix(3).map(\.reason) == [.playbackEnded, .playbackEnded, .playbackEnded], "\(ends)")
+        #expect(outcome.naturalSizes.prefix(2) == [PixelSize(width: 192, height: 108), PixelSize(width: 96, height: 64)],
+                "\(outcome.naturalSizes)")
+        #expect(!outcome.events.contains { if case .error = $0 { true } else { false } })
     }
 
     /// Over HTTP: the server closes at half the file and refuses every later range.

@@ -16,11 +16,16 @@ public protocol MediaReader: AnyObject {
     /// How much of the source is fetched ahead of decoding. Safe to read from any thread: the
     /// present thread asks it while the decode thread reads.
     var readAheadStatus: ReadAheadStatus { get }
+    /// Whether the source is no longer what was opened: a local file copied over, cut or replaced
+    /// since. Looks now, so it may block as a stat of the path can: ask on the decode thread.
+    var hasSourceChanged: Bool { get }
 }
 
 extension MediaReader {
     /// Readers without a read-ahead of their own (local files, test media) never run dry.
     public var readAheadStatus: ReadAheadStatus { .local }
+    /// Readers of sources that cannot change under them (test media, remote sources) never see it.
+    public var hasSourceChanged: Bool { false }
 }
 
 /// Opens media for the engine; errors name the URL and the cause in one line.

@@ -292,6 +292,8 @@ final class FFmpegMediaReader: MediaReader, SeekReporting {
         return media
     }
 
+    var hasSourceChanged: Bool { changeWatch?.hasChanged(at: readTo, now: true) ?? false }
+
     private func changedWhilePlaying() -> PlaybackError {
         PlaybackError(url: url, reason: TruncationRule.changedWhilePlaying(decodedTo: readTo, declaredDuration: asset.duration))
     }
