@@ -27,6 +27,27 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         return true
     }
 
+    /// `push`, running `whileWaiting` (outside the lock) each time it has waited `interval` seconds of
+    /// real time for room: a producer held back that long can look after things meanwhile.
+    @discardableResult
+    func push(_ element: Element, checkingEvery interval: Double, whileWaiting: () -> Void) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        var deadline = Date().addingTimeInterval(interval)
+        while elements.count >= capacity && !closed {
+            if !condition.wait(until: deadline) {
+                condition.unlock()
+                whileWaiting()
+                condition.lock()
+                deadline = Date().addingTimeInterval(interval)
+            }
+        }
+        guard !closed else { return false }
+        elements.append(element)
+        condition.broadcast()
+        return true
+    }
+
     /// The oldest element; nil only when the queue is closed and empty.
     func pop() -> Element? {
         condition.lock()

@@ -64,6 +64,14 @@ final class ItemPipeline: @unchecked Sendable {
     /// is still holding its thread.
     private let openReturned = Atomic<Bool>(false)
     var hasOpenReturned: Bool { openReturned.load(ordering: .acquiring) }
+    /// The file changed after this pipeline opened it, seen while its decoder waited for room (an
+    /// item prepared ahead waits for its turn) or when reading it failed: its decoded-ahead frames
+    /// are of the old content, or its failure is, so the player opens the item afresh at its turn
+    /// instead of taking it.
+    private let sourceChanged = Atomic<Bool>(false)
+    var isSourceStale: Bool { sourceChanged.load(ordering: .acquiring) }
+    /// How long the decoder waits for room before it looks whether its file changed meanwhile.
+    static let staleCheckInterval = 0.5
 
     /// The decode thread is not detached from its own fate: a thread stuck in the kernel (a FIFO, a
     /// hung NFS path) is never joined, so nothing waits for it; it ends whenever the call returns.
@@ -150,8 +158,14 @@ final class ItemPipeline: @unchecked Sendable {
             let entryTime = asset.isStillImage ? .zero : entryTime(within: timing)
             let placer = audio.map { AudioPlacer(queue: $0, format: audioFormat!, timing: timing, entryTime: entryTime, asset: asset) }
             guard placer?.sendHeader(cutAtStart: entry != nil || entryTime > .zero) ?? true else { return }
-            if entryTime > .zero { try reader.seek(to: entryTime) }
-            try deliverMedia(from: reader, timing: timing, asset: asset, entryTime: entryTime, audio: placer)
+            do {
+                if entryTime > .zero { try reader.seek(to: entryTime) }
+                try deliverMedia(from: reader, timing: timing, asset: asset, entryTime: entryTime, audio: placer)
+            } catch {
+                // Prepared ahead, it may fail before its turn on a file that changed since it opened.
+                if reader.hasSourceChanged { sourceChanged.store(true, ordering: .releasing) }
+                throw error
+            }
         } catch let error as PlaybackError {
             fail(error)
         } catch {
@@ -190,7 +204,10 @@ final class ItemPipeline: @unchecked Sendable {
         func deliver(_ presented: [VideoTrimmer<VideoPicture>.Presented]) -> Bool {
             for frame in presented {
                 let itemTime = frame.itemTime + offset
-                guard outputs.push(.frame(frame.frame, pts: frame.pts, itemTime: itemTime)) else { return false }
+                let output = Output.frame(frame.frame, pts: frame.pts, itemTime: itemTime)
+                guard outputs.push(output, checkingEvery: Self.staleCheckInterval, whileWaiting: {
+                    if reader.hasSourceChanged { sourceChanged.store(true, ordering: .releasing) }
+                }) else { return false }
                 lastTimes = (lastTimes.last, itemTime)
             }
             return true

@@ -333,7 +333,8 @@ extension QueuePlayer {
     func becomeCurrent(_ index: Int) {
         adoptPendingSettings()
         current?.cancel()
-        if let prepared = upcoming, prepared.index == index {
+        // One prepared from a file changed since would show the old content's first frames, then fail.
+        if let prepared = upcoming, prepared.index == index, !prepared.isSourceStale {
             current = prepared
             upcoming = nil
         } else {

@@ -35,4 +35,12 @@ import Testing
         #expect(TruncationRule.problem(decodedTo: MediaTime(seconds: 4), timing: ItemTiming(start: .zero, end: nil),
                                        declaredDuration: nil, isEstimated: false) == nil)
     }
+
+    @Test func aFileChangedWhilePlayingSaysHowFarItGot() {
+        #expect(TruncationRule.changedWhilePlaying(decodedTo: MediaTime(33, per: 10) + MediaTime(1, per: 100),
+                                                   declaredDuration: MediaTime(seconds: 10))
+            == "changed while playing (truncated at 3.3 s of 10.0 s)")
+        #expect(TruncationRule.changedWhilePlaying(decodedTo: MediaTime(seconds: 3), declaredDuration: nil)
+            == "changed while playing (truncated at 3.0 s)")
+    }
 }

@@ -37,6 +37,10 @@ public final class LoopbackHTTPServer: Sendable {
         /// sent, and refuses any later request for a range starting at or past `after` (416): a server
         /// that dies mid-download, or a file cut short on the server while it is fetched.
         case closingFile(Data, contentType: String, after: Int)
+        /// Answers like `.file` but closes a response that started before offset `after` once the
+        /// bytes before `after` are sent; a request starting at or past `after` is answered in full:
+        /// a connection that drops mid-download while the server stays up, so a reconnect resumes.
+        case droppingFile(Data, contentType: String, after: Int)
     }
 
     /// Why the server could not start, or a port could not be found.
@@ -179,6 +183,12 @@ public final class LoopbackHTTPServer: Sendable {
             sendThrottled(body, contentType: contentType, bytesPerSecond: bytesPerSecond, range: nil, advertisesRanges: false,
                           on: connection)
         case .closingFile(let body, let contentType, let after)?:
+            sendClosing(body, contentType: contentType, after: after, range: request.range, on: connection)
+        case .droppingFile(let body, let contentType, let after)?:
+            guard (request.range?.start ?? 0) < after else {
+                sendFile(body, contentType: contentType, range: request.range, advertisesRanges: true, on: connection)
+                return
+            }
             sendClosing(body, contentType: contentType, after: after, range: request.range, on: connection)
         case nil:
             send("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", on: connection)

@@ -18,6 +18,14 @@ public enum TruncationRule {
         return "truncated: decoded to \(tenths(reached)) s of \(tenths(declared)) s"
     }
 
+    /// Why an item whose file changed under the reader (copied over, cut, replaced) failed, saying
+    /// how far it had played: the same rule as a file cut before it was opened, for a file cut while
+    /// it is read.
+    public static func changedWhilePlaying(decodedTo reached: MediaTime, declaredDuration: MediaTime?) -> String {
+        guard let declared = declaredDuration else { return "changed while playing (truncated at \(tenths(reached)) s)" }
+        return "changed while playing (truncated at \(tenths(reached)) s of \(tenths(declared)) s)"
+    }
+
     /// `4.0`, `10.3`: seconds to a tenth, rounded down (what was decoded, never more).
     private static func tenths(_ time: MediaTime) -> String {
         let tenths = Int((max(time, .zero).seconds * 10).rounded(.down))

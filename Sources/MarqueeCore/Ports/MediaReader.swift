@@ -20,6 +20,9 @@ public protocol MediaReader: AnyObject {
     /// would not give): what follows came that much earlier than stamped, and the media ends that
     /// much before its declared duration. Asked on the decode thread.
     var skippedMediaTime: MediaTime { get }
+    /// Whether the source is no longer what was opened: a local file copied over, cut or replaced
+    /// since. Looks now, so it may block as a stat of the path can: ask on the decode thread.
+    var hasSourceChanged: Bool { get }
 }
 
 extension MediaReader {
@@ -27,6 +30,8 @@ extension MediaReader {
     public var readAheadStatus: ReadAheadStatus { .local }
     /// Readers that never skip anything.
     public var skippedMediaTime: MediaTime { .zero }
+    /// Readers of sources that cannot change under them (test media, remote sources) never see it.
+    public var hasSourceChanged: Bool { false }
 }
 
 /// Opens media for the engine; errors name the URL and the cause in one line.

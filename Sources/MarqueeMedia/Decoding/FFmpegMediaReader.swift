@@ -45,6 +45,12 @@ final class FFmpegMediaReader: MediaReader, SeekReporting {
         didSet { audioConverter?.grid = audioGrid }
     }
     private var audioGridLearnt = false
+    /// A local file is watched for being copied over, cut or replaced while it is read (nil for
+    /// remote sources, whose servers say so themselves).
+    private let changeWatch: SourceChangeWatch?
+    /// Where the media handed out so far ends, in media time: how far the item got, should the file
+    /// change under it.
+    private var readTo = MediaTime.zero
 
     private enum ReadAheadFrame {
         case picture(DecodedPicture)
@@ -70,7 +76,10 @@ final class FFmpegMediaReader: MediaReader, SeekReporting {
         self.options = options
         let probed: AssetProbe.ProbedMedia
         do throws(MediaOpenError) {
-            probed = try AssetProbe.open(MediaSource(parsing: url), options: options)
+            let source = try MediaSource(parsing: url)
+            // Taken before the open: a change from here on is one the file was not opened with.
+            if case .file(let path) = source { changeWatch = SourceChangeWatch(path: path) } else { changeWatch = nil }
+            probed = try AssetProbe.open(source, options: options)
         } catch {
             throw PlaybackError(url: url, reason: error.reason.description)
         }
@@ -277,7 +286,36 @@ final class FFmpegMediaReader: MediaReader, SeekReporting {
     /// How many packets or frames were lost to damage so far (decoding went on past them).
     var damageCount: Int { demuxer.damageCount }
 
+    /// The next media, unless the local file changed under the reader: then the item fails, saying
+    /// how far it got. Damage, read errors and the end of the data are what reading a changed file
+    /// looks like, so they are checked at once; otherwise the file is checked every so often.
     private func decodeNext(audioFormat: AudioFormat?) throws(PlaybackError) -> DecodedMedia? {
+        guard let changeWatch else { return try decodeFromSource(audioFormat: audioFormat) }
+        let damage = demuxer.damageCount
+        let media: DecodedMedia?
+        do {
+            media = try decodeFromSource(audioFormat: audioFormat)
+        } catch {
+            if changeWatch.hasChanged(at: readTo, now: true) { throw changedWhilePlaying() }
+            throw error
+        }
+        switch media {
+        case .picture(let picture)?: readTo = max(readTo, picture.pts + timeline.defaultFrameDuration)
+        case .audio(let block)?: readTo = max(readTo, block.end)
+        case nil: break
+        }
+        let suspicious = media == nil || demuxer.damageCount != damage || demuxer.readFailure != nil
+        if changeWatch.hasChanged(at: readTo, now: suspicious) { throw changedWhilePlaying() }
+        return media
+    }
+
+    var hasSourceChanged: Bool { changeWatch?.hasChanged(at: readTo, now: true) ?? false }
+
+    private func changedWhilePlaying() -> PlaybackError {
+        PlaybackError(url: url, reason: TruncationRule.changedWhilePlaying(decodedTo: readTo, declaredDuration: asset.duration))
+    }
+
+    private func decodeFromSource(audioFormat: AudioFormat?) throws(PlaybackError) -> DecodedMedia? {
         let wantsAudio = audioFormat != nil && demuxer.audio != nil
         guard demuxer.video != nil || wantsAudio, !(asset.isStillImage && stillImageDelivered) else { return nil }
         do throws(FFmpegError) {

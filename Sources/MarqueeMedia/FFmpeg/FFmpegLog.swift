@@ -40,14 +40,26 @@ enum FFmpegLog {
 
     /// `recording`, plus the trail an HLS demuxer leaves: its segment requests (logged at verbose
     /// level, `HLS request for url '...'`) among the warnings and errors, in the order they came, so
-    /// a `Failed to open segment` line can be matched with the URL it failed on.
-    static func recordingSegmentTrail<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (result: T, log: [String], trail: [String]) {
-        let (result, transcript) = try transcribing(body)
+    /// a `Failed to open segment` line can be matched with the URL it failed on. `onLine` is told
+    /// each line as soon as it is complete, while the call still runs: what FFmpeg says can be
+    /// reason to interrupt what it does.
+    static func recordingSegmentTrail<T, E: Error>(watching onLine: ((String) -> Void)? = nil,
+                                                   _ body: () throws(E) -> T) throws(E) -> (result: T, log: [String], trail: [String]) {
+        let (result, transcript) = try transcribing(onLine: onLine, body)
         return (result, transcript.finishedLines(), transcript.trail)
     }
 
-    private static func transcribing<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (T, Transcript) {
+    /// `recording`, telling `onLine` each line as soon as it is complete, while the call still runs.
+    static func recording<T, E: Error>(watching onLine: @escaping (String) -> Void,
+                                       _ body: () throws(E) -> T) throws(E) -> (result: T, log: [String]) {
+        let (result, transcript) = try transcribing(onLine: onLine, body)
+        return (result, transcript.finishedLines())
+    }
+
+    private static func transcribing<T, E: Error>(onLine: ((String) -> Void)? = nil,
+                                                  _ body: () throws(E) -> T) throws(E) -> (T, Transcript) {
         let transcript = Transcript()
+        transcript.onLine = onLine
         let previous = pthread_getspecific(threadKey)
         setThreadTranscript(Unmanaged.passUnretained(transcript).toOpaque())
         defer { setThreadTranscript(previous) }
@@ -70,6 +82,8 @@ enum FFmpegLog {
         /// Finished lines and HLS segment requests, in order (see `recordingSegmentTrail`).
         private(set) var trail: [String] = []
         private var partial = ""
+        /// Told each line as it completes.
+        var onLine: ((String) -> Void)?
 
         /// Keeps `header='Location: URL'` (http.c's trace of each response header) as `URL`.
         func noteHeader(_ text: String) {
@@ -87,6 +101,7 @@ enum FFmpegLog {
                 if !line.isEmpty {
                     lines.append(line)
                     trail.append(line)
+                    onLine?(line)
                 }
                 partial = String(partial[partial.index(after: newline)...])
             }

@@ -83,12 +83,18 @@ final class InputContainer {
         let context = context
         let interrupt = interrupt
         let (code, log, trail, interrupted) = withDeadline {
-            let (code, log, trail) = FFmpegLog.recordingSegmentTrail { av_read_frame(context, packet.pointer) }
+            let (code, log, trail) = FFmpegLog.recordingSegmentTrail(watching: { line in
+                if Self.isRefusedRange(line) { interrupt.cancel() }
+            }) { av_read_frame(context, packet.pointer) }
             return (code, log, trail, interrupt.hasFired)
         }
         lastReadTrail = trail
         if interrupted {
             packet.unref()
+            // The server no longer has the rest: not a timeout, and nothing later will read.
+            if log.contains(where: Self.isRefusedRange) {
+                throw FFmpegError(code: marquee_averror_http_other_4xx(), operation: "av_read_frame", log: log)
+            }
             throw FFmpegError(code: marquee_averror_exit(), operation: "av_read_frame", log: log)
         }
         if code == marquee_averror_eof() { return .endOfFile }
@@ -99,6 +105,15 @@ final class InputContainer {
     /// What FFmpeg logged during the last `readPacket`, HLS segment requests included, oldest first
     /// (see `FFmpegLog.recordingSegmentTrail`): how a segment skipped on the way is noticed.
     private(set) var lastReadTrail: [String] = []
+
+    /// A server that answers the reconnect of a dropped download with 416 (Range Not Satisfiable) no
+    /// longer has the rest of the file (it was cut, or the server refuses to go on). FFmpeg 5.1 asks
+    /// again and again with growing back-offs until `reconnect_delay_max` (4 s at a 5 s timeout), the
+    /// picture frozen meanwhile; the read is interrupted at the first refusal instead (for good: the
+    /// container has nothing more to read). A connection that merely dropped still reconnects.
+    static func isRefusedRange(_ line: String) -> Bool {
+        line.hasPrefix("HTTP error 416")
+    }
 
     /// Moves reading to the last key frame at or before `time` (of the default stream), so decoding
     /// from there reaches `time` without missing references. Decoders must be flushed afterwards.
