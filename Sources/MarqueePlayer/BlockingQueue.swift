@@ -103,6 +103,15 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Drops what is queued, leaving the queue open: the producer has found it worthless (frames of
+    /// a file that changed under its reader) and pushes what replaces it.
+    func dropQueued() {
+        condition.lock()
+        elements.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
     /// Closes and drops what is queued: the consumer sees nil at once (a cancelled item).
     func discard() {
         condition.lock()

@@ -176,6 +176,9 @@ final class ItemPipeline: @unchecked Sendable {
     /// The item ends here: its audio, cancelled, takes no time on the audio thread.
     private func fail(_ error: PlaybackError) {
         audio?.discard()
+        // A file changed under the reader: what was decoded ahead may already be its new bytes at
+        // the old offsets, and the item must end within a frame slot, not four frames later.
+        if isSourceStale { outputs.dropQueued() }
         outputs.push(.failed(error))
     }
 

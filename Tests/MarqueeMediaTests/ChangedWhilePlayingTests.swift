@@ -153,6 +153,58 @@ import Testing
                 sourceLocation: sourceLocation)
     }
 
+    /// On the real clock, where a frame slot is real time: the item ends within a frame slot or two
+    /// of `cp` (30 fps: 33 ms each), not after the four frames decoded ahead and a quarter second
+    /// of reading between two checks (0.39 to 0.40 s measured before; 57 to 61 ms after, `cp` included).
+    @Test func onTheRealClockACopiedOverFileEndsWithinAFrameSlotOrTwo() throws {
+        let playing = try copy(.changeClip, named: "realtime.mp4")
+        let other = try FixtureMedia.path(.changeOtherClip)
+        let next = try FixtureMedia.path(.changeNextClip)
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let stamps = StampedEvents()
+        let player = QueuePlayer(items: [QueueItem(url: playing), QueueItem(url: next)], settings: settings, opener: FFmpegMediaOpener(),
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)),
+                                 clock: MonotonicClock(), events: { stamps.record($0) })
+        player.start()
+        defer {
+            player.shutDown()
+            _ = player.waitUntilFinished()
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while stamps.shown(ofItem: 0) < 60 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try #require(stamps.shown(ofItem: 0) >= 60, "the clip did not get 2 s in")
+
+        let changedAt = ContinuousClock.now
+        Self.run("/bin/cp", [other, playing])
+        while stamps.failed == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+
+        let failedAt = try #require(stamps.failed, "the item did not fail")
+        let elapsed = (failedAt - changedAt) / .seconds(1)
+        #expect(elapsed < 0.1, "the item ended \(Int(elapsed * 1000)) ms after the copy")
+    }
+
+    /// Events with the real time they came, for the real-clock test.
+    private final class StampedEvents: @unchecked Sendable {
+        private let lock = NSLock()
+        private var shown: [Int: Int] = [:]
+        private(set) var failedAt: ContinuousClock.Instant?
+
+        func record(_ event: PlayerEvent) {
+            lock.withLock {
+                switch event {
+                case .frame(let item, _, _, false): shown[item, default: 0] += 1
+                case .itemEnded(0, _, .playbackError, _): failedAt = failedAt ?? .now
+                default: break
+                }
+            }
+        }
+
+        func shown(ofItem index: Int) -> Int { lock.withLock { shown[index] ?? 0 } }
+        var failed: ContinuousClock.Instant? { lock.withLock { failedAt } }
+    }
+
     @Test func aFileCopiedOverWhilePlayingEndsAsAnErrorAndTheNextItemPlays() throws {
         let playing = try copy(.changeClip, named: "playing.mp4")
         let other = try FixtureMedia.path(.changeOtherClip)

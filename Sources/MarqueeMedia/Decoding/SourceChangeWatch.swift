@@ -4,16 +4,17 @@ import MarqueeCore
 /// playing, cut it or rename another into its place, and FFmpeg would go on reading whatever bytes
 /// now sit at its old offsets (garbage, or nothing) with no error worth the name.
 ///
-/// The path is stat'ed at most once per `interval` of media read (a stat costs a microsecond, but
-/// there is no need to make one per packet), and always when the reader meets something that a
+/// The path is stat'ed at most once per `interval` of media read (a stat costs a microsecond: about
+/// one per frame, not one per packet), and always when the reader meets something that a
 /// change would explain: damage, a read error, the end of the data.
 final class SourceChangeWatch {
     let path: String
     private let opened: FileIdentity
     private var checkedAt: MediaTime?
 
-    /// Media read between two checks: the pictures shown from a changed file before it is noticed.
-    static let interval = MediaTime(1, per: 4)
+    /// Media read between two checks: at most a frame of a changed file is read before it is
+    /// noticed, so the item ends within a frame slot of the change (it was 1/4 s: up to 0.4 s).
+    static let interval = MediaTime(1, per: 50)
 
     /// Starts watching the file `path` names now; nil when it cannot be stat'ed (there is nothing
     /// to compare with, and the open that follows will say why).
