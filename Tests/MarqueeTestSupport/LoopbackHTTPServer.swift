@@ -326,16 +326,14 @@ extension LoopbackHTTPServer {
     /// it before `after`, then silence until the client hangs up or the server stops.
     fileprivate func sendStalling(_ body: Data, contentType: String, after: Int, range: (start: Int, end: Int?)?,
                                   advertisesRanges: Bool = true, on connection: Int32) {
-        let start = min(range?.start ?? 0, body.count)
-        let end = min(range?.end ?? body.count - 1, body.count - 1)
-        var header = range == nil
-            ? "HTTP/1.1 200 OK\r\n"
-            : "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(start)-\(end)/\(body.count)\r\n"
-        header += "Content-Type: \(contentType)\r\nContent-Length: \(max(0, end + 1 - start))\r\n"
-        header += (advertisesRanges ? "Accept-Ranges: bytes\r\n" : "") + "Connection: close\r\n\r\n"
+        guard let (header, slice) = Self.rangeHeader(for: body, contentType: contentType, range: range,
+                                                     advertisesRanges: advertisesRanges) else {
+            refuseRange(of: body, on: connection)
+            return
+        }
         var sent = Data(header.utf8)
-        if start < after {
-            sent += body.subdata(in: start..<min(after, end + 1))
+        if slice.lowerBound < after {
+            sent += body.subdata(in: slice.lowerBound..<min(after, slice.upperBound))
         }
         send(sent, on: connection)
         // Hold the connection open, saying nothing, until the client gives up or the server stops.
