@@ -163,7 +163,7 @@ final class ItemPipeline: @unchecked Sendable {
                 try deliverMedia(from: reader, timing: timing, asset: asset, entryTime: entryTime, audio: placer)
             } catch {
                 // Prepared ahead, it may fail before its turn on a file that changed since it opened.
-                if reader.hasSourceChanged { sourceChanged.store(true, ordering: .releasing) }
+                noteSourceChange(of: reader)
                 throw error
             }
         } catch let error as PlaybackError {
@@ -171,6 +171,11 @@ final class ItemPipeline: @unchecked Sendable {
         } catch {
             fail(PlaybackError(url: item.url, reason: String(describing: error)))
         }
+    }
+
+    /// Marks the pipeline stale when its file changed since it was opened (asked on the decode thread).
+    private func noteSourceChange(of reader: MediaReader) {
+        if reader.hasSourceChanged { sourceChanged.store(true, ordering: .releasing) }
     }
 
     /// The item ends here: its audio, cancelled, takes no time on the audio thread.
@@ -209,7 +214,7 @@ final class ItemPipeline: @unchecked Sendable {
                 let itemTime = frame.itemTime + offset
                 let output = Output.frame(frame.frame, pts: frame.pts, itemTime: itemTime)
                 guard outputs.push(output, checkingEvery: Self.staleCheckInterval, whileWaiting: {
-                    if reader.hasSourceChanged { sourceChanged.store(true, ordering: .releasing) }
+                    noteSourceChange(of: reader)
                 }) else { return false }
                 lastTimes = (lastTimes.last, itemTime)
             }

@@ -39,7 +39,7 @@ extension QueuePlayer {
     /// counts time without data, so a slow server that keeps answering is not cut off; the
     /// player's deadline is only its backstop there, three times as long.
     private func openTimeout(for item: QueueItem) -> Duration {
-        ["http", "https"].contains(URLScheme.of(item.url) ?? "") ? settings.openTimeout * 3 : settings.openTimeout
+        Self.isRemote(item.url) ? settings.openTimeout * 3 : settings.openTimeout
     }
 
     /// The opener for item `index`: the real one, unless an abandoned open of the same URL is still

@@ -40,9 +40,9 @@ extension QueuePlayer {
         if shouldStop { emitAll(machine.handle(.stop)) }
     }
 
-    /// The pipeline's next output. Waiting longer than `stallThreshold` while playing a ready item
-    /// means its source ran dry (a stalled server): the player reports the stall and resumes with
-    /// the next output.
+    /// The pipeline's next output. Waiting longer than `stallThreshold` while playing a started
+    /// item means its source ran dry (a stalled server): the stall is waited out until the item is
+    /// likely to keep up (`waitOutStall`).
     private func nextOutput(of pipeline: ItemPipeline) -> ItemPipeline.Output? {
         guard pipeline.hasAnswered else { return awaitOpening(pipeline) }
         switch pipeline.next(waitingAtMost: Self.stallThreshold) {
