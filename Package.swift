@@ -37,6 +37,9 @@ let package = Package(
         .target(name: "MarqueeALSA", dependencies: ["MarqueeCore", "CALSA"]),
         // The engine: drives any MediaOpening, VideoOutput and PlaybackClock; imports no C module.
         .target(name: "MarqueePlayer", dependencies: ["MarqueeCore"]),
+        // The control socket (one JSON object per line) and its command vocabulary: a transport
+        // over the player's one command path; imports no C module.
+        .target(name: "MarqueeControl", dependencies: ["MarqueeCore", "MarqueePlayer"]),
         .executableTarget(name: "marquee", dependencies: [
             "MarqueeCore",
             "MarqueeConfig",
@@ -45,6 +48,7 @@ let package = Package(
             "MarqueeEvdev",
             "MarqueeALSA",
             "MarqueePlayer",
+            "MarqueeControl",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -56,6 +60,7 @@ let package = Package(
         .testTarget(name: "MarqueeMediaTests", dependencies: ["MarqueeMedia", "MarqueePlayer", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeEvdevTests", dependencies: ["MarqueeEvdev", "MarqueeCore"]),
         .testTarget(name: "MarqueePlayerTests", dependencies: ["MarqueePlayer", "MarqueeCore"]),
+        .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "MarqueePlayer", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "MarqueePlayer", "MarqueeMedia", "MarqueeCore"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeTestSupport"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CFFmpeg", "CDRM", "CALSA", "CEvdev", "MarqueeCore"]),

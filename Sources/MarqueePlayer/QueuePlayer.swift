@@ -161,8 +161,14 @@ public final class QueuePlayer: @unchecked Sendable {
     }
 
     func enqueue(_ request: Request) {
+        enqueue(contentsOf: [request])
+    }
+
+    /// Queues requests so the present thread takes them in one batch: none acts before the last
+    /// is queued (a seek superseded by the next one in the batch completes with false).
+    func enqueue(contentsOf requests: [Request]) {
         control.lock()
-        pendingRequests.append(request)
+        pendingRequests.append(contentsOf: requests)
         control.broadcast()
         control.unlock()
     }

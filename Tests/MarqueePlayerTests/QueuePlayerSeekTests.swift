@@ -30,8 +30,13 @@ private let frame25 = MediaTime(1, per: 25)
     @Test func aSupersededSeekCompletesWithFalse() {
         let fixture = PausedPlayerFixture()
         let before = fixture.recorder.frames.count
-        fixture.player.seek(to: MediaTime(seconds: 1)) { [completions = fixture.completions] finished in completions.append(finished) }
-        fixture.player.seek(to: MediaTime(1, per: 2)) { [completions = fixture.completions] finished in completions.append(finished) }
+        // Queued as one batch: sent one by one, the first seek could finish before the second
+        // arrived (seen in CI as [true, true]), and nothing would have superseded it.
+        let record: @Sendable (Bool) -> Void = { [completions = fixture.completions] finished in completions.append(finished) }
+        fixture.player.enqueue(contentsOf: [
+            .seek(SeekRequest(time: MediaTime(seconds: 1), toleranceBefore: .zero, toleranceAfter: .zero, completion: record)),
+            .seek(SeekRequest(time: MediaTime(1, per: 2), toleranceBefore: .zero, toleranceAfter: .zero, completion: record)),
+        ])
         fixture.completions.wait(forCount: 2)
         fixture.recorder.wait { $0.frameCount > before }
         #expect(fixture.completions.all == [false, true])

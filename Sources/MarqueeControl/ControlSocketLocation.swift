@@ -1,0 +1,22 @@
+import Foundation
+
+/// Where the control socket goes when neither `--control` nor `control.socket` says: systemd's
+/// `$RUNTIME_DIRECTORY/control.sock` (the unit's `RuntimeDirectory=marquee`), else
+/// `/run/marquee/control.sock` when that folder is writable, else `$XDG_RUNTIME_DIR/marquee.sock`.
+public enum ControlSocketLocation {
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                   isWritableFolder: (String) -> Bool = ControlSocketLocation.isWritableFolder) -> String? {
+        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, !runtime.isEmpty {
+            return "\(runtime)/control.sock"
+        }
+        if isWritableFolder("/run/marquee") { return "/run/marquee/control.sock" }
+        if let xdg = environment["XDG_RUNTIME_DIR"], !xdg.isEmpty { return "\(xdg)/marquee.sock" }
+        return nil
+    }
+
+    public static func isWritableFolder(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+            && access(path, W_OK | X_OK) == 0
+    }
+}
