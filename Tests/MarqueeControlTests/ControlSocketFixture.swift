@@ -1,0 +1,84 @@
+import Foundation
+import Glibc
+import Synchronization
+@testable import MarqueeControl
+
+/// A started echo server in a fresh temp folder (mode 0755, so another uid can reach the socket):
+/// every line comes back as it was sent; a line too long comes back as `too long LIMIT`. Records
+/// peers, inputs and log lines. Call `stop()` when done (a `defer` right after creating it).
+final class ControlSocketFixture: Sendable {
+    let folder: String
+    let path: String
+    let logs = LogRecorder()
+    let server: ControlSocketServer
+    private let recorded = Recorded()
+
+    init(limits: ControlSocketServer.Limits = .init(), recordInputs: Bool = true) throws {
+        folder = try Self.makeFolder()
+        path = folder + "/control.sock"
+        let box = ServerBox()
+        let recorded = self.recorded
+        server = try ControlSocketServer(
+            path: path, limits: limits, log: logs.log,
+            onConnect: { peer in recorded.state.withLock { $0.peers.append(peer) } },
+            onInput: { peer, input in
+                if recordInputs { recorded.state.withLock { $0.inputs.append((peer, input)) } }
+                switch input {
+                case .line(let text): box.server?.send(text, to: peer.id)
+                case .lineTooLong(let limit): box.server?.send("too long \(limit)", to: peer.id)
+                }
+            })
+        box.server = server
+        server.start()
+    }
+
+    var peers: [ControlPeer] { recorded.state.withLock { $0.peers } }
+    var inputs: [(ControlPeer, ControlSocketInput)] { recorded.state.withLock { $0.inputs } }
+
+    func stop() {
+        server.stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    static func makeFolder() throws -> String {
+        var template = Array("/tmp/marquee-control-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw ControlSocketError("mkdtemp: \(String(cString: strerror(errno)))") }
+        let folder = String(cString: made)
+        chmod(folder, 0o755)
+        return folder
+    }
+}
+
+/// What the server's callbacks saw.
+final class Recorded: Sendable {
+    let state = Mutex<(peers: [ControlPeer], inputs: [(ControlPeer, ControlSocketInput)])>(([], []))
+}
+
+/// The server, for callbacks created before it exists; set once before `start()`, which orders the
+/// write before the thread's reads.
+final class ServerBox: @unchecked Sendable {
+    var server: ControlSocketServer?
+}
+
+/// Waits until `condition` holds, at most `seconds`; whether it did.
+func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(2000)
+    }
+    return condition()
+}
+
+/// Binds a socket at `path` and closes it without unlinking: what a crashed player leaves.
+func makeStaleSocket(at path: String) throws {
+    let fd = UnixSocket.stream(nonBlocking: false)
+    defer { close(fd) }
+    let bound = UnixSocket.withAddress(path) { bind(fd, $0, $1) } ?? -1
+    guard bound == 0 else { throw ControlSocketError("bind \(path): \(String(cString: strerror(errno)))") }
+}
+
+/// Entries in /proc/self/fd: the process's open descriptors (plus the one listing them).
+func openDescriptorCount() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+}

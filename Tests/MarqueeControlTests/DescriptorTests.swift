@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import MarqueeControl
+
+extension ControlSocketTests {
+    @Suite struct Descriptors {
+        @Test func tenThousandConnectionsLeaveNoDescriptorBehind() throws {
+            let fixture = try ControlSocketFixture(recordInputs: false)
+            defer { fixture.stop() }
+            // One round trip first, so whatever Foundation or the test runner opens lazily is open.
+            do {
+                let warmUp = try ControlSocketClient(path: fixture.path)
+                try warmUp.send("warm-up")
+                _ = try warmUp.readLine(timeout: 5)
+            }
+            #expect(waitUntil(5) { fixture.server.clientCount == 0 })
+            let before = openDescriptorCount()
+
+            let started = Date()
+            for cycle in 0..<10_000 {
+                let client = try ControlSocketClient(path: fixture.path)
+                // Every hundredth does a round trip, so the cycles cover read and write paths too.
+                if cycle % 100 == 0 {
+                    try client.send("cycle \(cycle)")
+                    #expect(try client.readLine(timeout: 5) == "cycle \(cycle)")
+                }
+                client.close()
+            }
+            let elapsed = Date().timeIntervalSince(started)
+            #expect(waitUntil(10) { fixture.server.clientCount == 0 })
+            let after = openDescriptorCount()
+            print("control socket: 10,000 connect/disconnect cycles in \(String(format: "%.2f", elapsed)) s; open descriptors \(before) before, \(after) after")
+            #expect(after == before)
+            let disconnects = fixture.logs.all.filter { $0.text.hasSuffix(" disconnected") }.count
+            #expect(disconnects == 10_001)
+        }
+
+        @Test func stopClosesTheListenerAndRemovesTheSocketFile() throws {
+            let before = openDescriptorCount()
+            let fixture = try ControlSocketFixture()
+            let client = try ControlSocketClient(path: fixture.path)
+            try client.send("hello")
+            #expect(try client.readLine(timeout: 5) == "hello")
+            let started = Date()
+            fixture.server.stop()
+            #expect(Date().timeIntervalSince(started) < 1.5)
+            #expect(!FileManager.default.fileExists(atPath: fixture.path))
+            #expect(try client.readLine(timeout: 5) == nil)
+            #expect(fixture.logs.contains("disconnected: the control socket is closing"))
+            #expect(fixture.server.clientCount == 0)
+            client.close()
+            fixture.stop()  // a second stop does nothing
+            #expect(openDescriptorCount() == before)
+        }
+
+        @Test func aServerNeverStartedClosesItsDescriptorsOnStop() throws {
+            let folder = try ControlSocketFixture.makeFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let before = openDescriptorCount()
+            let server = try ControlSocketServer(path: folder + "/s.sock", log: { _, _ in }, onInput: { _, _ in })
+            #expect(openDescriptorCount() == before + 3)  // listener and the wake-up pair
+            server.stop()
+            #expect(openDescriptorCount() == before)
+            #expect(!FileManager.default.fileExists(atPath: folder + "/s.sock"))
+        }
+    }
+}
