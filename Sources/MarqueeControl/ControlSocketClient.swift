@@ -10,6 +10,9 @@ public final class ControlSocketClient {
     private var fd: Int32
     /// Bytes read past the last line returned.
     private var buffer: [UInt8] = []
+    /// How much of `buffer` is known to hold no "\n": a long line is scanned once, not once per read.
+    private var scanned = 0
+    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     private var reachedEnd = false
 
     /// Connects to `path`, waiting at most `timeout` seconds (a player whose backlog is full makes
@@ -75,16 +78,18 @@ public final class ControlSocketClient {
     public func readLine(timeout: Double?) throws -> String? {
         let deadline = timeout.map { Self.now() + $0 }
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
                 var line = buffer[..<newline]
                 if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
                 let text = String(decoding: line, as: UTF8.self)
                 buffer.removeSubrange(...newline)
+                scanned = 0
                 return text
             }
+            scanned = buffer.count
             if reachedEnd || fd < 0 {
                 guard !buffer.isEmpty else { return nil }
-                defer { buffer.removeAll() }
+                defer { buffer.removeAll(); scanned = 0 }
                 return String(decoding: buffer, as: UTF8.self)
             }
             var waitMilliseconds: Int32 = -1
@@ -102,7 +107,6 @@ public final class ControlSocketClient {
                 throw ControlSocketError("\(path): \(ControlSocketError.reason(errno))", code: errno)
             }
             if ready == 0 { continue }  // the deadline check above throws
-            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count > 0 {
                 buffer.append(contentsOf: chunk[..<count])

@@ -76,6 +76,8 @@ public final class ControlSocketServer: @unchecked Sendable {
         var outboxes: [Int: Outbox] = [:]
         /// The writing end of the wake-up pair; -1 once closed.
         var wakeWriter: Int32
+        /// The server thread, so a `stop` from one of its callbacks does not wait for itself.
+        var thread: pthread_t?
 
         func wake() {
             guard wakeWriter >= 0 else { return }
@@ -192,7 +194,8 @@ public final class ControlSocketServer: @unchecked Sendable {
     }
 
     /// Closes every client and the listener, removes the socket file and ends the thread. Waits for
-    /// the thread at most about a second (a callback that blocks is not waited for).
+    /// the thread at most about a second (a callback that blocks is not waited for); called from a
+    /// callback, returns at once and the thread ends when the callback returns.
     public func stop() {
         let phase = state.withLock { shared -> Phase in
             let phase = shared.phase
@@ -215,6 +218,8 @@ public final class ControlSocketServer: @unchecked Sendable {
             unlinkSocketFile()
         case .running:
             unlinkSocketFile()
+            let onServerThread = state.withLock { $0.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+            if onServerThread { return }  // the loop ends when the callback returns
             if finished.wait(timeout: .now() + 1) == .timedOut {
                 log(.warning, "control: the control thread did not end within 1 s; it ends on its own")
             }
@@ -302,6 +307,7 @@ extension ControlSocketServer {
         /// listener readable and the loop spinning.
         var acceptPausedUntil: UInt64 = 0
         let grace = UInt64(max(0, limits.halfClosedGrace) * 1e9)
+        state.withLock { $0.thread = pthread_self() }
 
         while true {
             let now = Self.monotonicNanoseconds()
@@ -470,9 +476,11 @@ extension ControlSocketServer {
     /// Closes one client: forgets its queue, closes its fd, logs one line and tells the callee.
     private func close(_ connection: ControlConnection, _ connections: inout [Int: ControlConnection], level: ControlSocketLogLevel, reason: String?) {
         guard connections.removeValue(forKey: connection.peer.id) != nil else { return }
-        state.withLock { _ = $0.outboxes.removeValue(forKey: connection.peer.id) }
         connection.close()
         log(level, "control: \(connection.peer) disconnected" + (reason.map { ": \($0)" } ?? ""))
         onDisconnect(connection.peer)
+        // Last, so that once clientCount has dropped the line is logged and the callee told; what
+        // was sent to it meanwhile goes with the outbox.
+        state.withLock { _ = $0.outboxes.removeValue(forKey: connection.peer.id) }
     }
 }

@@ -94,5 +94,23 @@ extension ControlSocketTests {
             #expect(waitUntil(0.15) { fixture.server.clientCount == 0 } == false)
             #expect(waitUntil(5) { fixture.server.clientCount == 0 })
         }
+
+        /// A "quit" command handled inside onInput stops the server from its own thread.
+        @Test func stopFromACallbackReturnsAtOnce() throws {
+            let folder = try ControlSocketFixture.makeFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let box = ServerBox()
+            let server = try ControlSocketServer(path: folder + "/s.sock", log: { _, _ in }, onInput: { _, _ in
+                let started = Date()
+                box.server?.stop()
+                #expect(Date().timeIntervalSince(started) < 0.5)
+            })
+            box.server = server
+            server.start()
+            let client = try ControlSocketClient(path: server.path)
+            try client.send("quit")
+            #expect(try client.readLine(timeout: 5) == nil)
+            #expect(!FileManager.default.fileExists(atPath: server.path))
+        }
     }
 }
