@@ -11,6 +11,11 @@ usage: drm-check.py picture MODE DUMP.ppm   -> the still is shown as scaling MOD
                                                items of FRAMES frames each, every frame presented,
                                                each one 1/FPS after the last on the timeline, and
                                                no wall-clock gap of two frame slots or more
+       drm-check.py probe-json PROBE.json DRIVER
+                                            -> `marquee probe --json` lists one card driven by DRIVER
+                                               with Virtual-1 connected, its preferred 1280x800 and
+                                               1024x768@60 among its modes, and a primary plane
+                                               taking XR24; the audio and input parts are there too
 
 The still (made by drm-test.sh) is 640x360: quadrants red | green over blue | yellow, with a 16 px
 magenta stripe down its left edge so that fill and aspectFill (which crops 32 source columns off
@@ -26,6 +31,7 @@ each side) tell apart. Expected rectangles, worked out by hand from ScalingGeome
              down the screen's right side
 Samples every 8 px; those within MARGIN screen px of a colour edge are skipped (scaler filtering).
 """
+import json
 import sys
 
 SCREEN = (1280, 800)
@@ -195,6 +201,38 @@ def check_gapless(path, items, frames, fps, rounds):
     return None
 
 
+def check_probe_json(path, driver):
+    """None when the probe's JSON holds the card as the VM offers it; else what is wrong."""
+    try:
+        with open(path) as f:
+            report = json.load(f)
+    except (OSError, ValueError) as error:
+        return f'{path}: not JSON: {error}'
+    missing = {'display', 'audio', 'inputDevices'} - set(report)
+    if missing:
+        return f'keys {sorted(missing)} missing (have {sorted(report)})'
+    cards = report['display'].get('cards', [])
+    if len(cards) != 1 or 'error' in cards[0]:
+        return f'want one readable card, got {cards}'
+    card = cards[0]
+    if card.get('path') != '/dev/dri/card0' or card.get('driver') != driver:
+        return f"card {card.get('path')} driver {card.get('driver')!r} (want /dev/dri/card0, {driver!r})"
+    connector = next((c for c in card.get('connectors', []) if c.get('name') == 'Virtual-1'), None)
+    if connector is None or connector.get('status') != 'connected':
+        return f"Virtual-1 not connected: {card.get('connectors')}"
+    if not str(connector.get('preferredMode')).startswith('1280x800@') or '1024x768@60' not in connector.get('modes', []):
+        return f"Virtual-1 preferred {connector.get('preferredMode')}, modes {connector.get('modes')}"
+    if not card.get('crtcs'):
+        return 'no CRTCs'
+    if not any(p.get('type') == 'primary' and 'XR24' in p.get('formats', []) for p in card.get('planes', [])):
+        return f"no primary plane taking XR24: {card.get('planes')}"
+    if any(not isinstance(p.get('rotations'), list) or not isinstance(p.get('scalingFilters'), list) for p in card['planes']):
+        return 'a plane without rotations or scalingFilters lists'
+    print(f"{driver}, Virtual-1 {connector['preferredMode']} and {len(connector['modes'])} modes, "
+          f"{len(card['crtcs'])} CRTC(s), {len(card['planes'])} plane(s)")
+    return None
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == 'picture' and sys.argv[2] in GEOMETRY:
         problem = check_picture(sys.argv[2], sys.argv[3])
@@ -206,6 +244,8 @@ def main():
         problem = check_gone_clip(sys.argv[2])
     elif len(sys.argv) == 7 and sys.argv[1] == 'gapless':
         problem = check_gapless(sys.argv[2], *map(int, sys.argv[3:7]))
+    elif len(sys.argv) == 4 and sys.argv[1] == 'probe-json':
+        problem = check_probe_json(sys.argv[2], sys.argv[3])
     else:
         raise SystemExit(__doc__)
     if problem:

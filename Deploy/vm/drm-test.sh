@@ -25,6 +25,8 @@
 #                 goes on (frames keep coming); status=on brings the picture back without a restart
 #   probe         `marquee probe` lists the card, Virtual-1 connected with its preferred 1280x800 and
 #                 other modes, and a primary plane taking XRGB8888
+#   probe-json    `marquee probe --json` has the same card in its display part: the driver (bochs-drm or
+#                 virtio_gpu), Virtual-1 connected with its modes, a primary plane taking XR24 (drm-check.py)
 # Prints PASS/FAIL per check and GPU; exits 1 on any failure. Hard timeouts on every step.
 #
 # Usage: Deploy/vm/drm-test.sh [std|virtio]...      (default: both)
@@ -207,6 +209,9 @@ fi
 rc=0
 timeout 60 "$marquee" probe > "$s/$gpu-probe.txt" 2>&1 || rc=$?
 echo "probe rc=$rc"
+rc=0
+timeout 60 "$marquee" probe --json > "$s/$gpu-probe.json" 2> "$s/$gpu-probe-json.err" || rc=$?
+echo "probe-json rc=$rc"
 GUEST
 }
 
@@ -328,6 +333,14 @@ for gpu in "${gpus[@]}"; do
     report "$gpu" probe ok "$(head -1 "$probe"); $(grep -c '^  plane' "$probe") plane(s)"
   else
     report "$gpu" probe fail "exit ${r:-?}: $(head -4 "$probe" 2>/dev/null | tr '\n' ' ')"
+  fi
+  r=$(field probe-json rc "$out"); driver=$([ "$gpu" = std ] && echo bochs-drm || echo virtio_gpu)
+  if [ "$r" != 0 ]; then
+    report "$gpu" probe-json fail "exit ${r:-?}: $(head -2 "$share/$gpu-probe-json.err" 2>/dev/null | tr '\n' ' ')"
+  elif detail=$(python3 "$here/drm-check.py" probe-json "$share/$gpu-probe.json" "$driver"); then
+    report "$gpu" probe-json ok "$detail"
+  else
+    report "$gpu" probe-json fail "$detail"
   fi
   r=$(field config rc "$out"); size=$(head -c 20 "$share/$gpu-config.ppm" 2>/dev/null | tr '\n' ' ' | cut -d' ' -f2,3)
   if [ "$r" = 0 ] && [ "$size" = "1024 768" ] && grep -q 'display: Virtual-1 1024x768@' "$share/$gpu-config.log"; then

@@ -126,6 +126,13 @@ final class DRMScreen {
 
     private var frontBuffer: PixelBuffer { buffers[1 - back].pixelBuffer }
 
+    /// A copy of the buffer scanned out (or queued to be, its flip pending: it holds the same
+    /// picture), as the viewer sees it: when the plane turns the picture, the copy is turned by
+    /// `rotation` too. Reads the mapping across the driver's pitch.
+    func screenshot(rotation: Rotation) -> Canvas {
+        Canvas(copying: frontBuffer, turnedClockwise: rotatesInHardware ? rotation : .none)
+    }
+
     /// Draws into the buffer not on screen; waits first for the last flip, since that buffer was
     /// on screen until it completed.
     func prepare(_ draw: (PixelBuffer) throws -> Void) throws {

@@ -96,6 +96,15 @@ public final class DRMVideoOutput: VideoOutput, @unchecked Sendable {
         try whileShowing { screen in try screen.showPrepared() }
     }
 
+    /// The front buffer, turned as the plane turns it; nil while the picture is paused (another VT,
+    /// an unplugged screen, master lost: the screen does not show our buffer) or after `close`.
+    public func screenshot() throws -> Canvas? {
+        lock.withLock {
+            guard card != nil, pauses.isEmpty, let screen else { return nil }
+            return screen.screenshot(rotation: options.rotation)
+        }
+    }
+
     /// Runs `body` on the screen unless the picture is paused; a lost master pauses it.
     private func whileShowing(_ body: (DRMScreen) throws -> Void) throws {
         try lock.withLock {

@@ -32,4 +32,10 @@ public final class HeadlessVideoOutput: VideoOutput, @unchecked Sendable {
         front = 1 - front
         presentedCount += 1
     }
+
+    /// A copy of the front canvas (the background until the first picture is shown): the caller
+    /// keeps it while later frames are drawn.
+    public func screenshot() throws -> Canvas? {
+        canvas.withPixelBuffer { Canvas(copying: $0) }
+    }
 }

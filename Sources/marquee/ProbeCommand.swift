@@ -16,7 +16,7 @@ struct ProbeCommand: ParsableCommand {
         abstract: "Show what Marquee reads from a media file or URL (duration, sizes, rotation, tracks), or without one, the display and sound hardware and the input devices."
     )
 
-    @Argument(help: "A media file (relative to the current directory), a file: URL, or an http(s) URL. Without it: the display hardware (DRM cards, connectors, modes, CRTCs, planes), the sound cards and ALSA PCMs, and the input devices with their mapped keys (--json: the sound and input parts).")
+    @Argument(help: "A media file (relative to the current directory), a file: URL, or an http(s) URL. Without it: the display hardware (DRM cards, connectors, modes, CRTCs, planes), the sound cards and ALSA PCMs, and the input devices with their mapped keys (--json: all three as one object).")
     var media: String?
 
     @Flag(help: "Print one JSON object with sorted keys instead of aligned text.")
@@ -37,12 +37,13 @@ struct ProbeCommand: ParsableCommand {
             let inputs = InputInventory.scan()
             let cards = ALSAInventory.cards()
             let pcms = ALSAInventory.playbackPCMs()
+            let displays = DRMInventory.cards()
             if json {
-                // The display inventory has no JSON form yet; the sound and input ones do.
-                print(Self.serialised(["audio": AudioInventoryReport.object(cards: cards, pcms: pcms),
+                print(Self.serialised(["display": DisplayInventoryReport.object(displays),
+                                       "audio": AudioInventoryReport.object(cards: cards, pcms: pcms),
                                        "inputDevices": InputInventoryReport.jsonObject(inputs, keyMap: .default)]))
             } else {
-                print(DisplayInventoryReport.text(DRMInventory.cards()))
+                print(DisplayInventoryReport.text(displays))
                 print(AudioInventoryReport.text(cards: cards, pcms: pcms))
                 print(InputInventoryReport.text(inputs, keyMap: .default))
             }

@@ -114,4 +114,19 @@ import Testing
         let hasCards = FileManager.default.fileExists(atPath: "/dev/dri/card0")
         #expect(outcome.standardOutput.contains(hasCards ? "card /dev/dri/card0" : "display: no DRM cards"))
     }
+
+    /// `--json` without media is one object for all the hardware; with no /dev/dri here the display
+    /// part is an empty list of cards (the guest tests check a real card's).
+    @Test func withoutMediaJSONHasTheDisplaySoundAndInputParts() throws {
+        let outcome = try MarqueeProcess.run(["probe", "--json"], in: MarqueeProcess.repositoryRoot())
+
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+        #expect(object.keys.sorted() == ["audio", "display", "inputDevices"])
+        #expect(outcome.standardOutput.hasPrefix("{\"audio\":"))  // sorted keys, like every JSON report
+        let display = try #require(object["display"] as? [String: Any])
+        let cards = try #require(display["cards"] as? [Any])
+        if !FileManager.default.fileExists(atPath: "/dev/dri/card0") { #expect(cards.isEmpty) }
+        #expect(object["inputDevices"] is [Any] && object["audio"] is [String: Any])
+    }
 }

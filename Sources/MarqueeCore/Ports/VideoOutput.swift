@@ -12,6 +12,12 @@ public protocol VideoOutput: AnyObject {
     func prepare(_ draw: (PixelBuffer) throws -> Void) throws
     /// Shows what the last `prepare` drew (a page flip on DRM); nothing when nothing is prepared.
     func showPrepared() throws
+    /// A copy of the picture on screen now, as the viewer sees it (after any hardware rotation),
+    /// XRGB8888; nil when nothing is on screen or the output cannot read it back.
+    ///
+    /// Called on the present thread only, between frames (never while `prepare` or `showPrepared`
+    /// runs), so an output may read its front buffer as it is.
+    func screenshot() throws -> Canvas?
 }
 
 extension VideoOutput {
@@ -20,4 +26,7 @@ extension VideoOutput {
         try prepare(draw)
         try showPrepared()
     }
+
+    /// Outputs that cannot read their picture back (test doubles) have no screenshot.
+    public func screenshot() throws -> Canvas? { nil }
 }

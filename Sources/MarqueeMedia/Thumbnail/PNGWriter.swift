@@ -2,26 +2,32 @@ import CFFmpeg
 import Foundation
 import MarqueeCore
 
-/// Writes a Canvas as a PNG file with FFmpeg's PNG encoder: the canvas's XRGB8888 pixels are
-/// converted to RGB24 by libswscale, encoded, and the encoded packet is the file.
+/// A Canvas as PNG with FFmpeg's PNG encoder: the canvas's XRGB8888 pixels are converted to RGB24
+/// by libswscale, encoded, and the encoded packet is the PNG file's bytes.
 public enum PNGWriter {
+    /// The PNG file `canvas` makes, in memory (a thumbnail to save, a screenshot to send).
+    public static func pngData(_ canvas: Canvas) throws(FFmpegError) -> [UInt8] {
+        guard !canvas.size.isEmpty else {
+            throw FFmpegError(code: marquee_averror(EINVAL), operation: "PNG of an empty \(canvas.size) picture")
+        }
+        let encoder = try PNGEncoder(size: canvas.size)
+        let frame = try rgbFrame(of: canvas)
+        return try encoder.encode(frame)
+    }
+
+    /// Writes `pngData(canvas)` to `path`.
     public static func write(_ canvas: Canvas, to path: String) throws(ImageWriteError) {
+        // Said here too, so the error names the file rather than an FFmpeg call.
         guard !canvas.size.isEmpty else {
             throw ImageWriteError(path: path, reason: "cannot write an empty \(canvas.size) picture")
         }
         let bytes: [UInt8]
         do throws(FFmpegError) {
-            bytes = try encode(canvas)
+            bytes = try pngData(canvas)
         } catch {
             throw ImageWriteError(path: path, reason: "PNG encoding failed: \(error)", underlying: error)
         }
         try save(bytes, to: path)
-    }
-
-    static func encode(_ canvas: Canvas) throws(FFmpegError) -> [UInt8] {
-        let encoder = try PNGEncoder(size: canvas.size)
-        let frame = try rgbFrame(of: canvas)
-        return try encoder.encode(frame)
     }
 
     /// The canvas as an RGB24 frame the encoder accepts (it takes no 32-bit XRGB layout).
