@@ -33,6 +33,20 @@ public struct VolumeControl: Sendable, Equatable {
         return self != before
     }
 
+    /// Sets the level (clamped to 0...1) and unmutes, as volumeUp does; false when nothing changed.
+    public mutating func set(_ level: Double) -> Bool {
+        let before = self
+        volume = Self.clamped(level)
+        isMuted = false
+        return self != before
+    }
+
+    public mutating func set(muted: Bool) -> Bool {
+        let before = isMuted
+        isMuted = muted
+        return isMuted != before
+    }
+
     /// Into 0...1, rounded to a millionth so repeated tenths do not accumulate binary noise.
     static func clamped(_ value: Double) -> Double {
         guard value.isFinite else { return 1 }

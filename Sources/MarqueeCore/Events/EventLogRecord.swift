@@ -65,7 +65,7 @@ public struct EventLogRecord: Encodable, Sendable {
         case .command(let action, let source):
             // {"command":"next","source":"key","key":"KEY_NEXTSONG","device":"...","path":"/dev/input/event1"}
             try fields.encode(action.name, forKey: Key("command"))
-            if case .playItem(let index) = action { try fields.encode(index, forKey: Key("index")) }
+            try encodeArguments(of: action, into: &fields)
             try fields.encode(source.kind, forKey: Key("source"))
             switch source {
             case .key(let name, let device, let path):
@@ -77,6 +77,11 @@ public struct EventLogRecord: Encodable, Sendable {
             case .file(let path):
                 // {"command":"reload","source":"file","path":"/etc/marquee/marquee.yaml"}
                 try fields.encode(path, forKey: Key("path"))
+            case .control(let client, let uid, let pid):
+                // {"command":"seek","source":"control","client":3,"uid":1000,"pid":4242,"to":83.2}
+                try fields.encode(client, forKey: Key("client"))
+                try fields.encode(uid, forKey: Key("uid"))
+                try fields.encode(pid, forKey: Key("pid"))
             case .application:
                 break
             }
@@ -84,6 +89,27 @@ public struct EventLogRecord: Encodable, Sendable {
             // {"event":"queueReplaced","items":4,"at":"itemEnd"}
             try fields.encode(itemCount, forKey: Key("items"))
             try fields.encode(immediately ? "now" : "itemEnd", forKey: Key("at"))
+        case .boundary(let item, let time):
+            // {"event":"boundary","item":2,"observer":"cues","time":83.2}
+            try fields.encode(item, forKey: Key("item"))
+            try fields.encode(time.seconds, forKey: Key("time"))
+            try fields.encode("cues", forKey: Key("observer"))
+        }
+    }
+
+    /// A command's values, named as the control socket's requests name them.
+    private func encodeArguments(of action: ControlAction, into fields: inout KeyedEncodingContainer<Key>) throws {
+        switch action {
+        case .playItem(let index): try fields.encode(index, forKey: Key("index"))
+        case .skip(let interval): try fields.encode((interval < .zero ? -interval : interval).seconds, forKey: Key("seconds"))
+        case .step(let count): try fields.encode(count.magnitude, forKey: Key("count"))
+        case .setRepeat(let mode): try fields.encode(mode, forKey: Key("mode"))
+        case .setScaling(let mode): try fields.encode(mode, forKey: Key("mode"))
+        case .setVolume(let volume): try fields.encode(volume, forKey: Key("volume"))
+        case .setMuted(let muted): try fields.encode(muted, forKey: Key("muted"))
+        case .setActionAtItemEnd(let action): try fields.encode(action, forKey: Key("action"))
+        case .seek(let time): try fields.encode(time.seconds, forKey: Key("to"))
+        case .command, .quit, .reload: break
         }
     }
 

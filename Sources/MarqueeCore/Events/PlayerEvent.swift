@@ -25,6 +25,15 @@ public enum PlayerEvent: Equatable, Sendable {
     /// A reloaded config replaced the playlist: `itemCount` items, in effect `immediately` or
     /// from the end of the item playing (the item boundary).
     case queueReplaced(itemCount: Int, immediately: Bool)
+    /// Playback crossed one of the item's config `cues` (a media time), playing, not seeking.
+    case boundary(item: Int, time: MediaTime)
+
+    /// Every event's name, for subscriptions that name the ones they want.
+    public static let allNames: Set<String> = [
+        "itemStarted", "itemEnded", "playbackStateChanged", "loadStateChanged", "timeJumped", "playbackStalled",
+        "durationAvailable", "naturalSizeAvailable", "scalingModeChanged", "repeatModeChanged", "error", "volumeChanged",
+        "frame", "command", "queueReplaced", "boundary",
+    ]
 
     /// The event's name in the log.
     public var name: String {
@@ -44,6 +53,7 @@ public enum PlayerEvent: Equatable, Sendable {
         case .frame: "frame"
         case .command: "command"
         case .queueReplaced: "queueReplaced"
+        case .boundary: "boundary"
         }
     }
 }

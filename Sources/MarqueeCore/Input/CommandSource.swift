@@ -7,6 +7,9 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
     case signal(name: String)
     /// A change to the config file seen by its watch (the `reload` command without a SIGHUP).
     case file(path: String)
+    /// A client of the control socket (`marquee ctl`, a script): its connection number and the
+    /// peer's uid and pid as the kernel vouches for them (SO_PEERCRED).
+    case control(client: Int, uid: UInt32, pid: Int32)
     /// A call from code: tests, or a program embedding the player.
     case application
 
@@ -17,6 +20,7 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
         case .key(let name, let device, let path): "key \(name) on \(device) (\(path))"
         case .signal(let name): "signal \(name)"
         case .file(let path): "file \(path)"
+        case .control(let client, let uid, let pid): "control client \(client) (uid \(uid), pid \(pid))"
         case .application: "application"
         }
     }
@@ -27,6 +31,7 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
         case .key: "key"
         case .signal: "signal"
         case .file: "file"
+        case .control: "control"
         case .application: "application"
         }
     }

@@ -15,6 +15,8 @@ public struct PlaylistCursor: Sendable, Equatable {
     public private(set) var current: Int?
     /// One-shot: the next end of an item advances and pauses instead of playing on.
     public var pauseAfterCurrentItem = false
+    /// What every end of an item does (pauseAfterCurrentItem is this, once).
+    public var actionAtItemEnd = ActionAtItemEnd.advance
     /// The item playing is not in this playlist (a reloaded config dropped it): its end starts
     /// the list from the top.
     public private(set) var startsOverAtEnd = false
@@ -84,13 +86,18 @@ public struct PlaylistCursor: Sendable, Equatable {
     /// The current item played to its end: what comes next.
     public mutating func advanceAtEnd() -> ItemEndAction {
         let following: Int?
+        if actionAtItemEnd == .none && !startsOverAtEnd {
+            // Nothing follows; the item stays current, so play starts it again.
+            pauseAfterCurrentItem = false
+            return .idle
+        }
         if startsOverAtEnd {
             following = start()
         } else {
             guard itemCount > 0, let index = current else { return .idle }
             following = self.following(after: index)
         }
-        let pause = pauseAfterCurrentItem
+        let pause = pauseAfterCurrentItem || actionAtItemEnd == .pause
         pauseAfterCurrentItem = false
         guard let following else { return .idle }
         return pause ? .pause(following) : .play(following)

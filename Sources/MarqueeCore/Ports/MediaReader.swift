@@ -16,6 +16,8 @@ public protocol MediaReader: AnyObject {
     /// How much of the source is fetched ahead of decoding. Safe to read from any thread: the
     /// present thread asks it while the decode thread reads.
     var readAheadStatus: ReadAheadStatus { get }
+    /// Bytes taken from the source so far (the status's access log). Safe from any thread.
+    var bytesRead: Int64 { get }
     /// Media time the source lost on the way and decoding closed up (an HLS segment the server
     /// would not give): what follows came that much earlier than stamped, and the media ends that
     /// much before its declared duration. Asked on the decode thread.
@@ -28,6 +30,8 @@ public protocol MediaReader: AnyObject {
 extension MediaReader {
     /// Readers without a read-ahead of their own (local files, test media) never run dry.
     public var readAheadStatus: ReadAheadStatus { .local }
+    /// Readers that do not count what they read.
+    public var bytesRead: Int64 { 0 }
     /// Readers that never skip anything.
     public var skippedMediaTime: MediaTime { .zero }
     /// Readers of sources that cannot change under them (test media, remote sources) never see it.

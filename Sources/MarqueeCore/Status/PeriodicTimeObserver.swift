@@ -1,0 +1,41 @@
+/// AVPlayer's periodic time observer, fed the presented timeline's events: says where playback is
+/// each time an item's position passes another multiple of `interval`, when an item's first frame
+/// appears, and after a jump (a seek), as AVPlayer does. While paused no frames come, so nothing
+/// is said.
+public struct PeriodicTimeObserver: Sendable, Equatable {
+    public let interval: MediaTime
+    private var slot: (item: Int, index: Int64)?
+
+    public init(interval: MediaTime) {
+        precondition(interval > .zero, "a periodic observer needs a positive interval")
+        self.interval = interval
+    }
+
+    /// The item and position to report for this event, if any.
+    public mutating func observe(_ event: PlayerEvent) -> (item: Int, position: MediaTime)? {
+        switch event {
+        case .itemStarted, .timeJumped:
+            slot = nil
+        case .frame(let item, let pts, _, false):
+            let index = Self.slotIndex(of: pts, interval: interval)
+            if let slot, slot.item == item, slot.index == index { return nil }
+            slot = (item, index)
+            return (item, pts)
+        default:
+            break
+        }
+        return nil
+    }
+
+    private static func slotIndex(of time: MediaTime, interval: MediaTime) -> Int64 {
+        // floor(time / interval) in exact rational arithmetic.
+        let numerator = Int128(time.numerator) * Int128(interval.denominator)
+        let denominator = Int128(time.denominator) * Int128(interval.numerator)
+        let quotient = numerator / denominator
+        return Int64(numerator % denominator < 0 ? quotient - 1 : quotient)
+    }
+
+    public static func == (lhs: PeriodicTimeObserver, rhs: PeriodicTimeObserver) -> Bool {
+        lhs.interval == rhs.interval
+    }
+}
