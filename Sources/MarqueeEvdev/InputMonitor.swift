@@ -46,7 +46,18 @@ public final class InputMonitor: @unchecked Sendable {
     private let log: @Sendable (LogLevel, String) -> Void
 
     // Owned by start() until the thread starts, then by the input thread alone.
-    private var reading: [String: ReadingDevice] = [:]
+    private var reading: [String: ReadingDevice] = [:] {
+        didSet {
+            let devices = reading.map { OpenInputDevice(path: $0.key, name: $0.value.device.info.name) }.sorted { $0.path < $1.path }
+            publishedLock.withLock { published = devices }
+        }
+    }
+    /// The devices being read, for any thread to ask (the control socket's status).
+    private let publishedLock = NSLock()
+    private var published: [OpenInputDevice] = []
+
+    /// The keypads and remotes being read now, by node path.
+    public var openDevices: [OpenInputDevice] { publishedLock.withLock { published } }
     /// Opened and found not to be wanted; not reconsidered until the node is replaced.
     private var passedOver: Set<String> = []
     /// Could not be opened; tried again (silently) when udev changes the node's attributes.
@@ -337,4 +348,10 @@ private final class ReadingDevice {
         self.device = device
         self.interpreter = interpreter
     }
+}
+
+/// A device the monitor reads: its node and the kernel's name for it.
+public struct OpenInputDevice: Sendable, Equatable {
+    public let path: String
+    public let name: String
 }

@@ -126,6 +126,9 @@ final class ItemPipeline: @unchecked Sendable {
     var readAheadStatus: ReadAheadStatus {
         readerLock.withLock { openedReader?.readAheadStatus } ?? .local
     }
+    var bytesRead: Int64 {
+        readerLock.withLock { openedReader?.bytesRead } ?? 0
+    }
     /// The open reader, kept only to ask its read-ahead from the present thread (the reader says
     /// that is safe from any thread); everything else about it belongs to the decode thread.
     private var openedReader: MediaReader?

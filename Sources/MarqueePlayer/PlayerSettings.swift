@@ -6,6 +6,8 @@ public struct PlayerSettings: Sendable {
     /// Fixes the shuffle order; the CLI draws a random one unless config gives it.
     public var shuffleSeed: UInt64 = 0
     public var scaling: ScalingMode = .default
+    /// What each item's end does (config `playlist.actionAtItemEnd`).
+    public var actionAtItemEnd = ActionAtItemEnd.advance
     public var background: RGBColor = .black
     public var displayRotation: Rotation = .none
     /// End the run loop once repeat off has played everything (`--exit-when-idle`).

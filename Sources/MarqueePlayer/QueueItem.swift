@@ -11,14 +11,17 @@ public struct QueueItem: Sendable, Equatable {
     /// The config's `title:` or the M3U `#EXTINF` title: shown in itemStarted, the journal and
     /// the status line instead of the bare file name.
     public var title: String?
+    /// Media times whose crossing, while playing, is a `boundary` event (config `cues`).
+    public var cues: [MediaTime]
 
     public init(url: String, start: MediaTime? = nil, end: MediaTime? = nil, duration: MediaTime? = nil,
-                scaling: ScalingMode? = nil, title: String? = nil) {
+                scaling: ScalingMode? = nil, title: String? = nil, cues: [MediaTime] = []) {
         self.url = url
         self.start = start
         self.end = end
         self.duration = duration
         self.scaling = scaling
         self.title = title
+        self.cues = cues
     }
 }

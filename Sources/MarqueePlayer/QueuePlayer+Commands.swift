@@ -11,10 +11,15 @@ extension QueuePlayer {
             case .control(let action, let source):
                 emit(.command(action, source: source))
                 apply(action, from: source)
-            case .seek(let seek): begin(seek)
+            case .seek(let seek):
+                if let source = seek.source { emit(.command(.seek(to: seek.time), source: source)) }
+                begin(seek)
             case .replace(let replacement): replaceQueueNow(replacement)
+            case .append(let added): replaceQueueNow(QueueReplacement(items: items + added, settings: settings))
+            case .screenshot(let completion): completion(takeScreenshot())
             }
         }
+        if !requests.isEmpty { publishDetails() }
     }
 
     /// Runs on the present thread, between frames.
@@ -36,12 +41,7 @@ extension QueuePlayer {
         case .previous:
             move(to: cursor.previous())
         case .cycleRepeatMode:
-            cursor.cycleRepeatMode()
-            emitAll(machine.handle(.repeatModeSet(cursor.repeatMode)))
-            // What follows the current item may have changed.
-            upcoming?.cancel()
-            upcoming = nil
-            if current != nil { prepareUpcoming() }
+            setRepeatMode(cursor.repeatMode.cycled)
         case .cycleScalingMode:
             let mode = scalingMode(for: current?.item).cycled
             userScaling = mode
@@ -55,9 +55,7 @@ extension QueuePlayer {
         case .stepBackward:
             stepBackward()
         case .volumeUp, .volumeDown, .toggleMute:
-            guard volume.apply(command) else { return }
-            audioRenderer?.setGain(volume.gain)
-            emit(.volumeChanged(volume: volume.volume, muted: volume.isMuted))
+            changeVolume { $0.apply(command) }
         case .digit0, .digit1, .digit2, .digit3, .digit4, .digit5, .digit6, .digit7, .digit8, .digit9, .playEnteredItem:
             // Numeric entry arrives with the input backend.
             break
@@ -68,6 +66,28 @@ extension QueuePlayer {
         switch action {
         case .command(let command): apply(command)
         case .playItem(let index): playItem(at: index)
+        case .skip(let interval): skip(by: interval)
+        case .step(let count) where count > 0:
+            stepForward(by: count)
+        case .step(let count) where count < 0:
+            backStepsPending = -count - 1
+            stepBackward()
+        case .step:
+            break
+        case .setRepeat(let mode):
+            guard mode != cursor.repeatMode else { return }
+            setRepeatMode(mode)
+        case .setScaling(let mode):
+            userScaling = mode
+            emitAll(machine.handle(.scalingModeSet(mode)))
+        case .setVolume(let level):
+            changeVolume { $0.set(level) }
+        case .setMuted(let muted):
+            changeVolume { $0.set(muted: muted) }
+        case .setActionAtItemEnd(let action):
+            cursor.actionAtItemEnd = action
+        case .seek(let time):
+            begin(SeekRequest(time: time, toleranceBefore: .zero, toleranceAfter: .zero, source: nil, completion: { _ in }))
         case .quit: shutDown()
         case .reload:
             if let reloadHandler {
@@ -76,6 +96,22 @@ extension QueuePlayer {
                 emit(.error(message: "reload: nothing to reload (not playing from a config file)"))
             }
         }
+    }
+
+    private func setRepeatMode(_ mode: RepeatMode) {
+        cursor.setRepeatMode(mode)
+        emitAll(machine.handle(.repeatModeSet(cursor.repeatMode)))
+        // What follows the current item may have changed.
+        upcoming?.cancel()
+        upcoming = nil
+        if current != nil { prepareUpcoming() }
+    }
+
+    /// Applies a change to the volume; says so when it changed anything.
+    private func changeVolume(_ change: (inout VolumeControl) -> Bool) {
+        guard change(&volume) else { return }
+        audioRenderer?.setGain(volume.gain)
+        emit(.volumeChanged(volume: volume.volume, muted: volume.isMuted))
     }
 
     /// Numeric entry ("KP3 KPENTER" asks for index 2): the item starts now, as with next; a number

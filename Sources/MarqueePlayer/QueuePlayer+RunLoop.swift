@@ -204,7 +204,13 @@ extension QueuePlayer {
                 if machine.loadState == .playable && pipeline.isBufferFull { emitAll(machine.handle(.bufferLikelyToKeepUp)) }
                 openDeferredUpcomingIfDue()
                 if pipeline.entry != nil, let position { finishSeek(at: position) }
-                if pauseOnNextFrame {
+                publishDetails()
+                if forwardStepsPending > 1 {
+                    // A step by several frames shows each in turn and pauses on the last.
+                    forwardStepsPending -= 1
+                    presentNextFrameNow = true
+                } else if pauseOnNextFrame {
+                    forwardStepsPending = 0
                     pauseOnNextFrame = false
                     apply(.pause)
                 }
@@ -291,6 +297,7 @@ extension QueuePlayer {
                                        sourceRotation: asset.rotation, screenSize: video.screenSize,
                                        displayRotation: settings.displayRotation)
         let placement = geometry.placement(for: scalingMode(for: pipeline.item))
+        drawnRect = placement.destination
         do {
             try video.prepare { buffer in
                 try picture.draw(into: buffer, placement: placement, background: settings.background)

@@ -27,11 +27,18 @@ extension QueuePlayer {
         seekInFlight = nil
         emitAll(machine.handle(.seekFinished(at: time)))
         seek.completion(true)
+        // Several frames back: each step is a seek from the frame the last one landed on.
+        if backStepsPending > 0 {
+            backStepsPending -= 1
+            stepBackward()
+        }
     }
 
     func completeSeekInFlight(_ finished: Bool) {
         guard let seek = seekInFlight else { return }
         seekInFlight = nil
+        // Another seek, a move or a stop: the rest of a step back by several frames is off.
+        backStepsPending = 0
         seek.completion(finished)
     }
 
@@ -44,13 +51,15 @@ extension QueuePlayer {
             apply(.next)
             return
         }
-        begin(SeekRequest(time: max(target, pipeline.item.start ?? .zero), toleranceBefore: Command.skipInterval,
+        begin(SeekRequest(time: max(target, pipeline.item.start ?? .zero), toleranceBefore: max(interval, -interval),
                           toleranceAfter: .zero, completion: { _ in }))
     }
 
-    /// Pauses, then shows the next frame.
-    func stepForward() {
+    /// Pauses, then shows the next frame; with a count, each of the next `count` frames in turn
+    /// (as fast as they decode), pausing on the last.
+    func stepForward(by count: Int = 1) {
         if machine.wantsToPlay { apply(.pause) }
+        forwardStepsPending = count
         presentNextFrameNow = true
         pauseOnNextFrame = true
     }

@@ -18,7 +18,9 @@ public final class QueuePlayer: @unchecked Sendable {
     let opener: MediaOpening
     let video: VideoOutput
     let clock: PlaybackClock
-    let emit: @Sendable (PlayerEvent) -> Void
+    /// Where events go (the session's delivery thread); `emit(_:)` folds them into the status first.
+    let deliver: @Sendable (PlayerEvent) -> Void
+    let statusStore: PlayerStatusStore
     /// Lays the items' audio end to end on the audio output; nil plays video only.
     let audioRenderer: AudioRenderer?
     /// Called from the present thread's loop at least every `heartbeatInterval` while the loop is
@@ -36,6 +38,10 @@ public final class QueuePlayer: @unchecked Sendable {
         case control(ControlAction, CommandSource)
         case seek(SeekRequest)
         case replace(QueueReplacement)
+        /// Items added at the end of the playlist (the control socket's `load` with `append`).
+        case append([QueueItem])
+        /// A copy of what the screen shows, taken between frames (nil: nothing to read back).
+        case screenshot(@Sendable (Canvas?) -> Void)
     }
 
     /// Guards `pendingRequests` and `isShutDown`, and wakes the present thread.
@@ -70,6 +76,9 @@ public final class QueuePlayer: @unchecked Sendable {
     var seekInFlight: SeekRequest?
     /// Show the next frame at once, whatever its due time (after a seek or a frame step).
     var presentNextFrameNow = false
+    /// Frames a step forward by a count still has to show, and steps back still to make.
+    var forwardStepsPending = 0
+    var backStepsPending = 0
     /// The next frame is an item's first: it may start late, never early.
     var startsItem = false
     /// The item is ready: the one after it is prepared once its first frame is shown.
@@ -88,6 +97,10 @@ public final class QueuePlayer: @unchecked Sendable {
     /// The device stays paused until the first picture is on screen (see `holdAudioForFirstPicture`).
     var isAudioHeldForFirstPicture = false
     var volume: VolumeControl
+    /// The config's cue points of the item on screen (present thread).
+    var cueObserver: BoundaryTimeObserver?
+    /// Where the last picture drawn went on the screen (its presentation size, for the status).
+    var drawnRect: PixelRect?
 
     public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
                 audio: AudioOutput? = nil, clock: PlaybackClock, heartbeat: @escaping @Sendable () -> Void = {},
@@ -100,11 +113,21 @@ public final class QueuePlayer: @unchecked Sendable {
         self.opener = opener
         self.video = video
         self.clock = clock
-        self.emit = events
+        self.deliver = events
         let volume = VolumeControl(volume: settings.volume)
         self.volume = volume
-        audioRenderer = audio.map { AudioRenderer(output: $0, gain: volume.gain, reportError: { message in events(.error(message: message)) }) }
+        let store = PlayerStatusStore(playback: PlaybackStatus(itemCount: items.count, repeatMode: settings.repeatMode,
+                                                               scaling: settings.scaling, volume: volume.volume),
+                                      details: PlayerDetails(screenSize: video.screenSize))
+        statusStore = store
+        audioRenderer = audio.map {
+            AudioRenderer(output: $0, gain: volume.gain, reportError: { message in
+                store.apply(.error(message: message), at: clock.now().seconds)
+                events(.error(message: message))
+            })
+        }
         self.cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)
+        cursor.actionAtItemEnd = settings.actionAtItemEnd
         self.machine = PlaybackStateMachine(repeatMode: settings.repeatMode, scalingMode: settings.scaling)
     }
 
@@ -147,9 +170,20 @@ public final class QueuePlayer: @unchecked Sendable {
     /// runs on the present thread: true once the frame is on screen, false when a newer seek
     /// superseded this one or the item cannot seek.
     public func seek(to time: MediaTime, toleranceBefore: MediaTime = .zero, toleranceAfter: MediaTime = .zero,
-                     completion: @escaping @Sendable (Bool) -> Void = { _ in }) {
+                     from source: CommandSource? = nil, completion: @escaping @Sendable (Bool) -> Void = { _ in }) {
         enqueue(.seek(SeekRequest(time: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter,
-                                  completion: completion)))
+                                  source: source, completion: completion)))
+    }
+
+    /// Adds items at the end of the playlist, from any thread; the item playing plays on.
+    public func append(_ added: [QueueItem]) {
+        enqueue(.append(added))
+    }
+
+    /// A copy of the picture on screen (as the viewer sees it), taken on the present thread
+    /// between frames; `completion` runs there, so it must hand the work on and return.
+    public func screenshot(_ completion: @escaping @Sendable (Canvas?) -> Void) {
+        enqueue(.screenshot(completion))
     }
 
     /// Replaces the playlist and settings (a reloaded config), from any thread. With
@@ -250,7 +284,19 @@ public final class QueuePlayer: @unchecked Sendable {
         return !pendingRequests.isEmpty || isShutDown
     }
 
+    /// Every event leaves through here: into the status, the item's cues, then out.
+    func emit(_ event: PlayerEvent) {
+        statusStore.apply(event, at: clock.now().seconds)
+        deliver(event)
+        observeCues(event)
+    }
+
     func emitAll(_ events: [PlayerEvent]) {
         events.forEach(emit)
+    }
+
+    /// Where playback is and what plays, as the control socket's `status` reports it.
+    public func status() -> PlayerStatusSnapshot {
+        statusStore.snapshot(at: clock.now().seconds)
     }
 }

@@ -277,6 +277,8 @@ final class FFmpegMediaReader: MediaReader, SeekReporting {
 
     var skippedMediaTime: MediaTime { demuxer.readAhead?.skipped ?? .zero }
 
+    var bytesRead: Int64 { container.bytesRead.value.load(ordering: .relaxed) }
+
     /// The read-ahead thread is stopped (its read in flight interrupted) and lets go of the
     /// container when it returns; nothing here waits for it.
     deinit {

@@ -1,5 +1,6 @@
 import CFFmpeg
 import MarqueeCore
+import Synchronization
 
 /// Owns one opened demuxer (`AVFormatContext`): opens a `MediaSource` under its protocol whitelist,
 /// the demuxer whitelist and its deadline, finds stream info, reads packets, seeks, and closes in `deinit`.
@@ -15,6 +16,8 @@ final class InputContainer {
     let interrupt: InterruptDeadline
     /// The deadline for each blocking call; `nil` for local files, which have none.
     private let timeout: Duration?
+    /// The I/O context's `bytes_read` after the last packet read, for other threads to read.
+    let bytesRead = ByteCounter()
 
     /// What a packet read produced. The end of the input is an expected outcome, not an error.
     enum ReadOutcome: Equatable {
@@ -89,6 +92,7 @@ final class InputContainer {
             return (code, log, trail, interrupt.hasFired)
         }
         lastReadTrail = trail
+        if let io = context.pointee.pb { bytesRead.value.store(io.pointee.bytes_read, ordering: .relaxed) }
         if interrupted {
             packet.unref()
             // The server no longer has the rest: not a timeout, and nothing later will read.
@@ -277,4 +281,9 @@ final class InputContainer {
         let (seconds, attoseconds) = duration.components
         return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
+}
+
+/// A count one thread writes and any thread reads.
+final class ByteCounter: Sendable {
+    let value = Atomic<Int64>(0)
 }

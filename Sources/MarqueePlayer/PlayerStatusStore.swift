@@ -1,0 +1,69 @@
+import Foundation
+import MarqueeCore
+
+/// What the present thread knows besides its events: published with each frame and each batch of
+/// commands, read by the control side at any time.
+public struct PlayerDetails: Sendable, Equatable {
+    public var pauseAfterCurrentItem = false
+    public var actionAtItemEnd = ActionAtItemEnd.advance
+    /// Playback rate: the player plays at 1 only (no rate command yet).
+    public var rate = 1.0
+    /// The item on screen's trims, in its media time, and whether it can seek.
+    public var itemStart: MediaTime?
+    public var itemEnd: MediaTime?
+    public var mediaDuration: MediaTime?
+    public var isSeekable = false
+    public var isStillImage = false
+    /// How far the item's source is fetched ahead of decoding (AVPlayerItem's loadedTimeRanges).
+    public var readAhead = ReadAheadStatus.local
+    /// The rectangle of the screen the picture is drawn into (its presentation size).
+    public var presentationRect: PixelRect?
+    public var screenSize: PixelSize
+
+    public init(screenSize: PixelSize) {
+        self.screenSize = screenSize
+    }
+}
+
+/// The player's status as the control socket's `status` reads it: the events folded in order
+/// (`PlaybackStatus`, so it says what is on screen) and the present thread's details. Written by
+/// the present thread (and the rare event from another thread), read from any thread; holding the
+/// lock costs a copy, never a wait on playback.
+public struct PlayerStatusSnapshot: Sendable {
+    public var playback: PlaybackStatus
+    public var details: PlayerDetails
+    /// Seconds since the player started, on its clock, when the snapshot was taken.
+    public var secondsSinceStart: Double
+}
+
+final class PlayerStatusStore: @unchecked Sendable {
+    private let lock = NSLock()
+    private var playback: PlaybackStatus
+    private var details: PlayerDetails
+
+    init(playback: PlaybackStatus, details: PlayerDetails) {
+        self.playback = playback
+        self.details = details
+    }
+
+    func apply(_ event: PlayerEvent, at seconds: Double) {
+        lock.withLock { playback.apply(event, at: seconds) }
+    }
+
+    func publish(_ change: (inout PlayerDetails) -> Void) {
+        lock.withLock { change(&details) }
+    }
+
+    /// Bytes the item on screen's reader has taken so far, into its access log entry.
+    func recordBytesRead(_ bytes: Int64, index: Int) {
+        lock.withLock {
+            guard var entry = playback.accessLog.last, entry.index == index, entry.endedAt == nil else { return }
+            entry.bytesRead = bytes
+            playback.accessLog[playback.accessLog.count - 1] = entry
+        }
+    }
+
+    func snapshot(at seconds: Double) -> PlayerStatusSnapshot {
+        lock.withLock { PlayerStatusSnapshot(playback: playback, details: details, secondsSinceStart: seconds) }
+    }
+}

@@ -1,0 +1,55 @@
+import MarqueeCore
+
+extension QueuePlayer {
+    /// The item's config cues, checked against the presented timeline: only the present thread's
+    /// events (item starts, jumps, frames) move it, so other threads' events never touch it.
+    func observeCues(_ event: PlayerEvent) {
+        switch event {
+        case .itemStarted(let index, _, _):
+            let cues = index < items.count ? items[index].cues : []
+            cueObserver = cues.isEmpty ? nil : BoundaryTimeObserver(times: cues, item: index)
+        case .timeJumped, .frame:
+            break
+        default:
+            return
+        }
+        guard var observer = cueObserver else { return }
+        let crossed = observer.observe(event)
+        cueObserver = observer
+        for time in crossed { emit(.boundary(item: observer.item ?? 0, time: time)) }
+    }
+
+    /// Publishes what the status needs beyond the events; on the present thread, after a frame and
+    /// after each batch of commands.
+    func publishDetails() {
+        let pipeline = current
+        let asset = currentAsset
+        let readAhead = pipeline?.readAheadStatus ?? .local
+        statusStore.publish { details in
+            details.pauseAfterCurrentItem = cursor.pauseAfterCurrentItem
+            details.actionAtItemEnd = cursor.actionAtItemEnd
+            details.itemStart = pipeline?.item.start
+            details.itemEnd = pipeline?.item.end
+            details.mediaDuration = asset?.duration
+            details.isSeekable = asset.map { $0.isSeekable && !$0.isStillImage } ?? false
+            details.isStillImage = asset?.isStillImage ?? false
+            details.readAhead = readAhead
+            details.presentationRect = drawnRect
+            details.screenSize = video.screenSize
+        }
+        if let pipeline { statusStore.recordBytesRead(pipeline.bytesRead, index: pipeline.index) }
+    }
+
+}
+
+extension QueuePlayer {
+    /// What the screen shows now; a failing read-back is one error line, not a lost player.
+    func takeScreenshot() -> Canvas? {
+        do {
+            return try video.screenshot()
+        } catch {
+            emit(.error(message: "screenshot: \(error)"))
+            return nil
+        }
+    }
+}
