@@ -2,19 +2,21 @@ import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let playlistKeys = ["repeat", "seed", "items"]
-    static let itemKeys = ["url", "start", "end", "duration", "scaling", "title"]
+    static let playlistKeys = ["repeat", "seed", "actionAtItemEnd", "items"]
+    static let itemKeys = ["url", "start", "end", "duration", "scaling", "title", "cues"]
 
     mutating func decodePlaylist(_ field: MappingField) -> PlaylistConfiguration? {
         guard let fields = fields(of: field.value, in: "playlist", allowed: Self.playlistKeys) else { return nil }
         let repeatMode: RepeatMode? = fields["repeat"].flatMap { choice($0.value, named: "repeat mode") }
         let seed = fields["seed"].flatMap { decodeSeed($0.value) }
+        let endAction: ActionAtItemEnd? = fields["actionAtItemEnd"].flatMap { choice($0.value, named: "action at item end") }
         guard let itemsField = fields["items"] else {
             log.error(at: field.keyPosition, "playlist is missing 'items' (the list of media to play)")
             return nil
         }
         let items = decodeItems(itemsField.value)
-        return PlaylistConfiguration(repeat: repeatMode ?? PlaylistConfiguration.defaultRepeat, seed: seed, items: items)
+        return PlaylistConfiguration(repeat: repeatMode ?? PlaylistConfiguration.defaultRepeat, seed: seed,
+                                     actionAtItemEnd: endAction ?? .advance, items: items)
     }
 
     private mutating func decodeSeed(_ node: Node) -> UInt64? {
@@ -51,13 +53,23 @@ extension ConfigurationDecoder {
         checkTiming(fields, start: start, end: end, duration: duration)
         let scaling: ScalingMode? = fields["scaling"].flatMap { choice($0.value, named: "scaling mode") }
         let title = fields["title"].flatMap { string($0.value) }
+        let cues = fields["cues"].map { decodeCues($0.value) } ?? []
         guard let urlField = fields["url"] else {
             log.error(at: SourcePosition(of: node), "playlist item is missing 'url'")
             return nil
         }
         guard let location = location(urlField.value) else { return nil }
         return PlaylistItemConfiguration(location: location, start: start, end: end, duration: duration,
-                                         scaling: scaling, title: title)
+                                         scaling: scaling, title: title, cues: cues)
+    }
+
+    /// `cues: [12.0, "1:23.2"]`: media times whose crossing is a `boundary` event.
+    private mutating func decodeCues(_ node: Node) -> [MediaTime] {
+        guard case .sequence(let sequence) = node else {
+            log.error(at: SourcePosition(of: node), "expected a list of cue times (seconds or [hh:]mm:ss[.fff]), found \(describe(node))")
+            return []
+        }
+        return sequence.compactMap { time($0) }
     }
 
     private mutating func location(_ node: Node) -> MediaLocation? {

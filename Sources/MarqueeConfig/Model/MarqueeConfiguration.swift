@@ -8,6 +8,7 @@ public struct MarqueeConfiguration: Sendable, Equatable, Codable {
     public var audio: AudioConfiguration
     public var input: InputConfiguration
     public var network: NetworkConfiguration
+    public var control: ControlConfiguration
     public var log: LogConfiguration
     /// The config file this came from; relative media paths were resolved against its folder.
     public var source: URL
@@ -17,6 +18,7 @@ public struct MarqueeConfiguration: Sendable, Equatable, Codable {
                 audio: AudioConfiguration = AudioConfiguration(),
                 input: InputConfiguration = InputConfiguration(),
                 network: NetworkConfiguration = NetworkConfiguration(),
+                control: ControlConfiguration = ControlConfiguration(),
                 log: LogConfiguration = LogConfiguration(),
                 source: URL) {
         self.playlist = playlist
@@ -24,6 +26,7 @@ public struct MarqueeConfiguration: Sendable, Equatable, Codable {
         self.audio = audio
         self.input = input
         self.network = network
+        self.control = control
         self.log = log
         self.source = source
     }

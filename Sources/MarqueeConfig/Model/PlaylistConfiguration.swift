@@ -8,13 +8,17 @@ public struct PlaylistConfiguration: Sendable, Equatable, Codable {
     public var `repeat`: RepeatMode
     /// Fixes the shuffle order, so a shuffled run can be reproduced; nil shuffles differently each time.
     public var seed: UInt64?
+    /// What each item's end does: advance (default), pause, or none.
+    public var actionAtItemEnd: ActionAtItemEnd
     public var items: [PlaylistItemConfiguration]
 
     public init(repeat: RepeatMode = PlaylistConfiguration.defaultRepeat,
                 seed: UInt64? = nil,
+                actionAtItemEnd: ActionAtItemEnd = .advance,
                 items: [PlaylistItemConfiguration]) {
         self.repeat = `repeat`
         self.seed = seed
+        self.actionAtItemEnd = actionAtItemEnd
         self.items = items
     }
 }

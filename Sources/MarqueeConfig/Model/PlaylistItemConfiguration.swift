@@ -13,15 +13,18 @@ public struct PlaylistItemConfiguration: Sendable, Equatable {
     /// Overrides the display's scaling mode for this item only.
     public var scaling: ScalingMode?
     public var title: String?
+    /// Media times whose crossing, while playing, is a `boundary` event.
+    public var cues: [MediaTime]
 
     public init(location: MediaLocation, start: MediaTime? = nil, end: MediaTime? = nil,
-                duration: MediaTime? = nil, scaling: ScalingMode? = nil, title: String? = nil) {
+                duration: MediaTime? = nil, scaling: ScalingMode? = nil, title: String? = nil, cues: [MediaTime] = []) {
         self.location = location
         self.start = start
         self.end = end
         self.duration = duration
         self.scaling = scaling
         self.title = title
+        self.cues = cues
     }
 
     /// Where playback stops, whichever of `end` or `start + duration` the config gave.
@@ -36,7 +39,7 @@ public struct PlaylistItemConfiguration: Sendable, Equatable {
 // not parse); MediaTime itself is not Codable, and conforming it here would clash if Core ever does.
 extension PlaylistItemConfiguration: Codable {
     private enum CodingKeys: String, CodingKey {
-        case url, start, end, duration, scaling, title
+        case url, start, end, duration, scaling, title, cues
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -47,6 +50,7 @@ extension PlaylistItemConfiguration: Codable {
         try container.encodeIfPresent(duration.map(Self.exactText), forKey: .duration)
         try container.encodeIfPresent(scaling, forKey: .scaling)
         try container.encodeIfPresent(title, forKey: .title)
+        if !cues.isEmpty { try container.encode(cues.map(Self.exactText), forKey: .cues) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,6 +69,13 @@ extension PlaylistItemConfiguration: Codable {
         duration = try time(.duration)
         scaling = try container.decodeIfPresent(ScalingMode.self, forKey: .scaling)
         title = try container.decodeIfPresent(String.self, forKey: .title)
+        cues = try (container.decodeIfPresent([String].self, forKey: .cues) ?? []).map { text in
+            switch MediaTime.parse(text) {
+            case .success(let time): return time
+            case .failure(let error):
+                throw DecodingError.dataCorruptedError(forKey: .cues, in: container, debugDescription: error.description)
+            }
+        }
     }
 
     /// Seconds as a decimal, e.g. `2.5`. Exact for every time a config can spell (at most nine
