@@ -1,0 +1,210 @@
+import Dispatch
+import Foundation
+import MarqueeCore
+import MarqueePlayer
+
+/// The control socket's vocabulary over the player's one command path: every request becomes a
+/// command sent with its client as the source (`QueuePlayer.send(_:from:)`), a seek, or a read of
+/// the status the player publishes; events and observers go back to the clients that asked.
+///
+/// Threads: requests arrive on the socket's thread and are answered without waiting on playback
+/// (a seek's reply is sent when its frame is on screen, from the present thread, which only queues
+/// it); events arrive on the event delivery thread; `load` and screenshots' PNG encoding run on a
+/// queue of their own. None of them ever waits for a client.
+public final class ControlService: @unchecked Sendable {
+    private let player: QueuePlayer
+    private let host: ControlHost
+    private let log: @Sendable (String) -> Void
+    private let work = DispatchQueue(label: "marquee.control.work")
+    private let lock = NSLock()
+    private weak var transport: ControlTransport?
+    private var clients: [Int: ClientState] = [:]
+    private var nextObserverID = 1
+
+    /// What one client asked to be told.
+    private struct ClientState {
+        /// nil: not subscribed; otherwise the event names wanted, nil inside meaning all but frames.
+        var subscription: Set<String>??
+        var periodic: [Int: PeriodicTimeObserver] = [:]
+        var boundaries: [Int: BoundaryTimeObserver] = [:]
+    }
+
+    public init(player: QueuePlayer, host: ControlHost, log: @escaping @Sendable (String) -> Void) {
+        self.player = player
+        self.host = host
+        self.log = log
+    }
+
+    public func attach(_ transport: ControlTransport) {
+        lock.withLock { self.transport = transport }
+    }
+
+    public func connected(_ peer: ControlPeer) {
+        lock.withLock { clients[peer.id] = ClientState() }
+    }
+
+    public func disconnected(_ peer: ControlPeer) {
+        _ = lock.withLock { clients.removeValue(forKey: peer.id) }
+    }
+
+    /// One line (or an over-long one) from a client; answered at once or, for a seek, a load and a
+    /// screenshot, when done.
+    public func handle(_ input: ControlSocketInput, from peer: ControlPeer) {
+        switch input {
+        case .lineTooLong(let limit):
+            reply(to: peer.id, id: nil, .failure("request longer than \(limit) bytes; it was discarded"))
+        case .line(let line):
+            if line.allSatisfy(\.isWhitespace) { return }
+            switch ControlRequestParser.parse(line) {
+            case .failure(let error):
+                reply(to: peer.id, id: error.id, .failure(error.message))
+            case .success(let request):
+                perform(request, from: peer)
+            }
+        }
+    }
+
+    private func perform(_ request: ControlRequest, from peer: ControlPeer) {
+        let source = CommandSource.control(client: peer.id, uid: peer.uid, pid: peer.pid)
+        let id = request.id
+        switch request.command {
+        case .action(let action):
+            if case .playItem(let index) = action {
+                let count = player.status().playback.itemCount
+                guard index < count else {
+                    reply(to: peer.id, id: id, .failure("no item \(index) to play: the playlist has \(count) item\(count == 1 ? "" : "s") (0-based)"))
+                    return
+                }
+            }
+            // Replied to before a quit acts, so the client hears it.
+            reply(to: peer.id, id: id, .success([:]))
+            player.send(action, from: source)
+        case .seek(let time, let before, let after):
+            let status = player.status()
+            guard status.details.isSeekable else {
+                reply(to: peer.id, id: id, .failure("the item on screen cannot seek (a still, a live stream or nothing playing)"))
+                return
+            }
+            player.seek(to: time, toleranceBefore: before, toleranceAfter: after, from: source) { [weak self] finished in
+                self?.reply(to: peer.id, id: id, .success(["finished": finished]))
+            }
+        case .status:
+            reply(to: peer.id, id: id, .success(StatusReport.fields(player.status(), devices: host.deviceStatus())))
+        case .subscribe(let events):
+            lock.withLock { clients[peer.id]?.subscription = .some(events.map(Set.init)) }
+            reply(to: peer.id, id: id, .success(["events": (events ?? PlayerEvent.allNames.subtracting(["frame"]).sorted())]))
+        case .unsubscribe:
+            lock.withLock { clients[peer.id]?.subscription = nil }
+            reply(to: peer.id, id: id, .success([:]))
+        case .observeEvery(let interval):
+            let observer = addObserver(for: peer.id) { $0.periodic[$1] = PeriodicTimeObserver(interval: interval) }
+            reply(to: peer.id, id: id, .success(["observer": observer]))
+        case .observeBoundary(let times, let item):
+            let observer = addObserver(for: peer.id) { $0.boundaries[$1] = BoundaryTimeObserver(times: times, item: item) }
+            reply(to: peer.id, id: id, .success(["observer": observer]))
+        case .removeObserver(let observer):
+            let removed = lock.withLock {
+                (clients[peer.id]?.periodic.removeValue(forKey: observer) != nil)
+                    || (clients[peer.id]?.boundaries.removeValue(forKey: observer) != nil)
+            }
+            reply(to: peer.id, id: id, removed ? .success([:]) : .failure("no observer \(observer) on this connection"))
+        case .load(let load):
+            work.async { [self] in self.load(load, from: source, peer: peer.id, id: id) }
+        case .screenshot(let path):
+            // The present thread copies the picture between frames; the PNG is made here, not there.
+            player.screenshot { [weak self] canvas in
+                guard let self else { return }
+                work.async { self.deliverScreenshot(canvas, path: path, peer: peer.id, id: id) }
+            }
+        }
+    }
+
+    private func addObserver(for peer: Int, _ add: (inout ClientState, Int) -> Void) -> Int {
+        lock.withLock {
+            let observer = nextObserverID
+            nextObserverID += 1
+            if var state = clients[peer] {
+                add(&state, observer)
+                clients[peer] = state
+            }
+            return observer
+        }
+    }
+
+    private func load(_ load: ControlLoad, from source: CommandSource, peer: Int, id: ControlRequestID?) {
+        switch host.loadPlaylist(load) {
+        case .failure(let rejection):
+            reply(to: peer, id: id, .failure(rejection.summary, extra: ["diagnostics": rejection.diagnostics]))
+        case .success(let loaded):
+            switch load.mode {
+            case .replace:
+                player.replaceQueue(QueueReplacement(items: loaded.items, settings: loaded.settings, immediately: true))
+            case .append:
+                player.append(loaded.items)
+            }
+            log("control: \(source) loaded \(loaded.items.count) item\(loaded.items.count == 1 ? "" : "s") (\(load.mode.rawValue))")
+            reply(to: peer, id: id, .success(["items": loaded.items.count, "mode": load.mode.rawValue, "warnings": loaded.warnings]))
+        }
+    }
+
+    private func deliverScreenshot(_ canvas: Canvas?, path: String?, peer: Int, id: ControlRequestID?) {
+        guard let canvas else {
+            reply(to: peer, id: id, .failure("no picture to read back: nothing is on screen, or the output cannot read its buffer"))
+            return
+        }
+        do {
+            let png = try host.pngData(canvas)
+            var fields: [String: Any] = ["width": canvas.size.width, "height": canvas.size.height, "bytes": png.count]
+            if let path {
+                try Data(png).write(to: URL(fileURLWithPath: path), options: .atomic)
+                fields["path"] = path
+            } else {
+                fields["png"] = Data(png).base64EncodedString()
+            }
+            reply(to: peer, id: id, .success(fields))
+        } catch {
+            reply(to: peer, id: id, .failure("screenshot\(path.map { " to \($0)" } ?? ""): \(error.localizedDescription)"))
+        }
+    }
+
+    /// Every event the player posts, on the event delivery thread: to the subscribers that want
+    /// it, and through each client's time observers.
+    public func observe(_ event: PlayerEvent, at seconds: Double) {
+        var lines: [(peer: Int, line: String)] = []
+        lock.withLock {
+            guard !clients.isEmpty else { return }
+            var encoded: String?
+            for (peer, var state) in clients {
+                if case .some(let wanted) = state.subscription,
+                   wanted.map({ $0.contains(event.name) }) ?? (event.name != "frame") {
+                    if encoded == nil { encoded = EventLogRecord(secondsSinceStart: seconds, event: event).jsonLine() }
+                    lines.append((peer, encoded!))
+                }
+                guard !state.periodic.isEmpty || !state.boundaries.isEmpty else { continue }
+                for (observer, var periodic) in state.periodic {
+                    if let (item, position) = periodic.observe(event) {
+                        lines.append((peer, ControlReply.line(["event": "position", "observer": observer, "item": item,
+                                                               "position": position.seconds, "t": seconds])))
+                    }
+                    state.periodic[observer] = periodic
+                }
+                for (observer, var boundary) in state.boundaries {
+                    for time in boundary.observe(event) {
+                        let item: Int = if case .frame(let index, _, _, _) = event { index } else { boundary.item ?? 0 }
+                        lines.append((peer, ControlReply.line(["event": "boundary", "observer": observer, "item": item,
+                                                               "time": time.seconds, "t": seconds])))
+                    }
+                    state.boundaries[observer] = boundary
+                }
+                clients[peer] = state
+            }
+        }
+        guard !lines.isEmpty, let transport = lock.withLock({ transport }) else { return }
+        for (peer, line) in lines { transport.send(line, to: peer) }
+    }
+
+    private func reply(to peer: Int, id: ControlRequestID?, _ outcome: ControlReply.Outcome) {
+        guard let transport = lock.withLock({ transport }) else { return }
+        transport.send(ControlReply.line(id: id, outcome), to: peer)
+    }
+}
