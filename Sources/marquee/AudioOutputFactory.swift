@@ -11,6 +11,8 @@ enum AudioOutputFactory {
         let output: AudioOutput
         /// A device that plays in real time: video follows its clock.
         let isDevice: Bool
+        /// The ALSA PCM's name, or `null`.
+        var deviceName = "null"
     }
 
     static func make(choice: AudioChoice, configuration: AudioConfiguration, virtualClock: Bool, logger: Logger) -> Made {
@@ -34,7 +36,7 @@ enum AudioOutputFactory {
         let options = ALSAOutputOptions(device: device, bufferTime: time(configuration.bufferTime),
                                         periodTime: time(configuration.periodTime))
         let output = ALSAOutput(options: options, log: { logger.notice("\($0)") })
-        return Made(output: output, isDevice: true)
+        return Made(output: output, isDevice: true, deviceName: device)
     }
 
     /// Seconds from the config to the microsecond, which is what ALSA takes.

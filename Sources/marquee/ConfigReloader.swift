@@ -67,6 +67,7 @@ final class ConfigReloader: @unchecked Sendable {
         next.mode = plan.mode
         next.modesetting = plan.modesetting
         next.logLevel = plan.logLevel
+        next.control = plan.control
         next.input = plan.input
         next.settings.readAhead = plan.settings.readAhead
         let volume = next.audio.volume

@@ -45,6 +45,9 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Keypads and remotes: auto (every device with a mapped key, hotplugged ones too), none, or a device path or name; repeat the option for several devices. Overrides input.devices.", valueName: "auto|none|device"))
     var input: [String] = []
 
+    @Option(help: ArgumentHelp("The control socket (`marquee ctl`): a path, or none. Overrides control.socket; the default is $RUNTIME_DIRECTORY/control.sock under systemd, else /run/marquee/control.sock when writable, else $XDG_RUNTIME_DIR/marquee.sock.", valueName: "path|none"))
+    var control: String?
+
     @Flag(inversion: .prefixedNo, help: "Take input devices exclusively (EVIOCGRAB) so their keys do not also reach the console. Overrides input.grab (default: grab).")
     var grab: Bool?
 
@@ -86,7 +89,7 @@ struct PlayCommand: ParsableCommand {
         let overrides = PlanOverrides(output: output.flatMap(DisplayConfiguration.Output.init(parsing:)),
                                       repeatMode: `repeat`, scaling: scaling, exitWhenIdle: exitWhenIdle,
                                       inputDevices: input.isEmpty ? nil : InputMonitorFactory.devices(fromArguments: input),
-                                      grab: grab)
+                                      grab: grab, control: control.map(Self.controlSocket))
         overrides.apply(to: &plan)
 
         let logger = Self.makeLogger(level: logLevel ?? Logger.Level(rawValue: plan.logLevel.rawValue) ?? .info)
@@ -103,6 +106,15 @@ struct PlayCommand: ParsableCommand {
         }
         let startedAnyItem = session.run()
         if exitWhenIdle && !startedAnyItem { throw ExitCode(1) }
+    }
+
+    /// `--control none`, `--control auto` or a path (made absolute: the player may change folder).
+    static func controlSocket(_ argument: String) -> ControlConfiguration.Socket {
+        switch argument {
+        case "none": .none
+        case "auto": .automatic
+        default: .path(URL(fileURLWithPath: argument).standardizedFileURL.path)
+        }
     }
 
     private static func makeLogger(level: Logger.Level) -> Logger {

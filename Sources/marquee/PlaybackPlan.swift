@@ -22,6 +22,8 @@ struct PlaybackPlan {
     var audio = AudioConfiguration()
     /// `display.maxImagePixels`: stills with more pixels are refused.
     var maxImagePixels = ImagePixelLimit.default
+    /// Where the control socket listens (config `control.socket`; `--control` overrides it).
+    var control = ControlConfiguration()
     var warnings: [String] = []
     /// The config file it came from; nil for media given on the command line (nothing to reload).
     var configPath: String?
@@ -41,11 +43,17 @@ struct PlaybackPlan {
     /// The config file at `path`; `settled` waits for a file being written to stop changing (a reload).
     static func fromConfig(path: String, settled: Bool = false) throws -> PlaybackPlan {
         let result = settled ? ConfigurationLoader.loadSettled(path: path) : ConfigurationLoader.load(path: path)
+        return try fromConfig(result, path: path)
+    }
+
+    /// A config already read and checked (a file, or the text of a control request).
+    static func fromConfig(_ result: ConfigurationLoadResult, path: String) throws -> PlaybackPlan {
         guard let configuration = result.configuration, !result.hasErrors else {
             throw PlayError(lines: result.errors.map(\.description))
         }
         var settings = PlayerSettings()
         settings.repeatMode = configuration.playlist.repeat
+        settings.actionAtItemEnd = configuration.playlist.actionAtItemEnd
         settings.shuffleSeed = configuration.playlist.seed ?? UInt64.random(in: .min ... .max)
         settings.scaling = configuration.display.scaling
         settings.background = configuration.display.background
@@ -54,12 +62,13 @@ struct PlaybackPlan {
         settings.readAhead = configuration.network.readAheadDuration
         let items = configuration.playlist.items.map {
             QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration,
-                      scaling: $0.scaling, title: $0.title)
+                      scaling: $0.scaling, title: $0.title, cues: $0.cues)
         }
         return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
                             connector: configuration.display.connector, mode: configuration.display.mode,
                             modesetting: configuration.display.modesetting, input: configuration.input, logLevel: configuration.log.level,
                             audio: configuration.audio, maxImagePixels: configuration.display.maxImagePixels,
+                            control: configuration.control,
                             warnings: result.warnings.map(\.description), configPath: path)
     }
 
@@ -97,6 +106,7 @@ extension PlaybackPlan {
         if input.grab != other.input.grab { keys.append("input.grab") }
         if input.keyOverrides != other.input.keyOverrides { keys.append("input.keys") }
         if logLevel != other.logLevel { keys.append("log.level") }
+        if control != other.control { keys.append("control.socket") }
         // The media opener is made once, with the read-ahead, when playing starts.
         if settings.readAhead != other.settings.readAhead { keys.append("network.readAhead") }
         return keys
@@ -111,6 +121,7 @@ struct PlanOverrides {
     var exitWhenIdle = false
     var inputDevices: InputConfiguration.Devices?
     var grab: Bool?
+    var control: ControlConfiguration.Socket?
 
     func apply(to plan: inout PlaybackPlan) {
         if let output { plan.output = output }
@@ -118,6 +129,7 @@ struct PlanOverrides {
         if let scaling { plan.settings.scaling = scaling }
         plan.settings.exitWhenIdle = exitWhenIdle
         if let inputDevices { plan.input.devices = inputDevices }
+        if let control { plan.control.socket = control }
         if let grab { plan.input.grab = grab }
     }
 }

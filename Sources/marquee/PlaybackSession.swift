@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import MarqueeConfig
+import MarqueeControl
 import MarqueeCore
 import MarqueeDRM
 import MarqueeEvdev
@@ -28,6 +29,8 @@ final class PlaybackSession {
     private let input: InputMonitor?
     /// Reads the config again when it is written or renamed into place; nil for media arguments.
     private let watcher: ConfigWatcher?
+    /// The control socket; nil with `--control none` or when it could not be made.
+    private let control: ControlEndpoint?
 
     /// How long a quit waits for the present thread, then for the last events to be written.
     static let quitGrace = 1.5
@@ -93,6 +96,25 @@ final class PlaybackSession {
             ConfigWatcher(path: path, logger: logger) { player.send(.reload, from: .file(path: path)) }
         }
         input = InputMonitorFactory.make(plan.input, logger: logger) { action, source in player.send(action, from: source) }
+        let host = SessionControlHost(settings: settings, overrides: overrides,
+                                      output: Self.outputStatus(video, rotation: plan.settings.displayRotation),
+                                      audioDevice: audio.deviceName)
+        host.attach(input)
+        control = ControlEndpoint.make(plan.control.socket, player: player, host: host, logger: logger)
+        if let service = control?.service { observer.attach(service) }
+    }
+
+    /// The output as `status` reports it.
+    private static func outputStatus(_ video: VideoOutputFactory.Made, rotation: Rotation) -> [String: any Sendable] {
+        let size = video.output.screenSize
+        var fields: [String: any Sendable] = ["width": size.width, "height": size.height, "rotation": rotation.degrees]
+        if let display = video.display {
+            fields["kind"] = "drm"
+            fields["display"] = display.summary
+        } else {
+            fields["kind"] = "headless"
+        }
+        return fields
     }
 
     /// Plays until the queue is done (exit-when-idle) or a signal arrives; true if any item started.
@@ -104,6 +126,7 @@ final class PlaybackSession {
             source.resume()
             signalSources.append(source)
         }
+        control?.start()
         player.start()
         input?.start()
         watcher?.start()
@@ -113,6 +136,7 @@ final class PlaybackSession {
             Console.shared.log("warning: the player did not stop within \(Self.quitGrace) s of the quit; exiting anyway")
         }
         delivery.finish(waitingAtMost: Self.eventsGrace)
+        control?.stop()
         notifier?.send("STOPPING=1")
         // Ungrabs the devices: keys reach the console again.
         input?.stop()
@@ -134,6 +158,12 @@ private final class SessionObserver: @unchecked Sendable {
     private var started = false
     private let notifier: SystemdNotifier?
     private var toldReady = false
+    /// The control socket's subscribers and observers hear every event too.
+    private var control: ControlService?
+
+    func attach(_ service: ControlService) {
+        lock.withLock { control = service }
+    }
 
     init(writer: EventLogWriter?, logger: EventLogger, itemCount: Int, notifier: SystemdNotifier?) {
         self.writer = writer
@@ -146,6 +176,7 @@ private final class SessionObserver: @unchecked Sendable {
 
     func observe(_ event: PlayerEvent, at secondsSinceStart: Double) {
         writer?.write(event, at: secondsSinceStart)
+        lock.withLock { control }?.observe(event, at: secondsSinceStart)
         logger.log(event)
         if case .frame(_, _, _, false) = event, lock.withLock({ defer { toldReady = true }; return !toldReady }) {
             firstFrameShown()

@@ -1,0 +1,81 @@
+import Foundation
+import MarqueeConfig
+import MarqueeControl
+import MarqueeCore
+import MarqueeEvdev
+import MarqueeMedia
+import MarqueePlayer
+
+/// The control service's view of this run: `load` reads configs with the same loader as `marquee
+/// check` (and the same flag overrides as a reload), screenshots are encoded with FFmpeg's PNG
+/// encoder, and `status` learns the output, the sound device and the keypads from here.
+final class SessionControlHost: ControlHost, @unchecked Sendable {
+    private let overrides: PlanOverrides
+    /// The settings playing from the start; an inline playlist changes only its playlist's part.
+    private let baseSettings: PlayerSettings
+    private let output: [String: any Sendable]
+    private let audioDevice: String
+    private let lock = NSLock()
+    private var input: InputMonitor?
+
+    init(settings: PlayerSettings, overrides: PlanOverrides, output: [String: any Sendable], audioDevice: String) {
+        self.overrides = overrides
+        self.baseSettings = settings
+        self.output = output
+        self.audioDevice = audioDevice
+    }
+
+    func attach(_ input: InputMonitor?) {
+        lock.withLock { self.input = input }
+    }
+
+    func loadPlaylist(_ load: ControlLoad) -> Result<LoadedPlaylist, LoadRejection> {
+        var plan: PlaybackPlan
+        do {
+            switch load.source {
+            case .path(let path):
+                plan = try PlaybackPlan.fromConfig(path: path)
+            case .playlist(let json):
+                // Relative media paths resolve against the player's working folder.
+                let result = ConfigurationLoader.load(text: json, format: .json, path: Self.requestLabel)
+                plan = try PlaybackPlan.fromConfig(result, path: Self.requestLabel)
+                var settings = baseSettings
+                settings.repeatMode = plan.settings.repeatMode
+                settings.shuffleSeed = plan.settings.shuffleSeed
+                settings.actionAtItemEnd = plan.settings.actionAtItemEnd
+                plan.settings = settings
+            }
+        } catch let error as PlayError {
+            let count = error.lines.count
+            return .failure(LoadRejection(summary: "\(labelFor(load)) rejected (\(count) error\(count == 1 ? "" : "s")); the playlist playing goes on",
+                                          diagnostics: error.lines))
+        } catch {
+            return .failure(LoadRejection(summary: "\(labelFor(load)): \(error)", diagnostics: []))
+        }
+        overrides.apply(to: &plan)
+        // The screen's rotation is what it was opened with (a plane may turn it).
+        plan.settings.displayRotation = baseSettings.displayRotation
+        return .success(LoadedPlaylist(items: plan.items, settings: plan.settings, warnings: plan.warnings))
+    }
+
+    /// What an inline playlist's diagnostics name as their file: `request:3:12: error: ...`.
+    static let requestLabel = "request"
+
+    private func labelFor(_ load: ControlLoad) -> String {
+        if case .path(let path) = load.source { return path }
+        return Self.requestLabel
+    }
+
+    func pngData(_ canvas: Canvas) throws -> [UInt8] {
+        try PNGWriter.pngData(canvas)
+    }
+
+    func deviceStatus() -> [String: any Sendable] {
+        let devices = lock.withLock { input }?.openDevices ?? []
+        return [
+            "output": output,
+            "audio": ["device": audioDevice] as [String: any Sendable],
+            "input": ["devices": devices.map { ["path": $0.path, "name": $0.name] as [String: any Sendable] }] as [String: any Sendable],
+        ]
+    }
+}
