@@ -19,7 +19,7 @@ struct CtlCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "The player's control socket (default: as `marquee play` chooses it).")
+    @Option(help: "The player's control socket (default: $RUNTIME_DIRECTORY/control.sock, else /run/marquee/control.sock when it exists, else $XDG_RUNTIME_DIR/marquee.sock).")
     var socket: String?
 
     @Flag(help: "Print the reply as the JSON line the player sent.")
@@ -41,10 +41,7 @@ struct CtlCommand: ParsableCommand {
     var words: [String] = []
 
     func run() throws {
-        guard let path = socket ?? ControlSocketLocation.defaultPath() else {
-            Console.writeError("error: no control socket: no $RUNTIME_DIRECTORY, /run/marquee and $XDG_RUNTIME_DIR; give --socket PATH")
-            throw ExitCode(1)
-        }
+        let path = socket ?? ControlSocketLocation.clientPath()
         let request: String
         do {
             request = try requestLine()
@@ -68,7 +65,7 @@ struct CtlCommand: ParsableCommand {
             }
             try show(reply)
             if words.first == "watch" || words.first == "observe" {
-                while let line = try client.readLine(timeout: nil) { print(line) }
+                while let line = try client.readLine(timeout: nil) { Self.write(line + "\n") }
             }
         } catch let error as ControlSocketError {
             Console.writeError("error: \(path): \(error)")
@@ -104,7 +101,7 @@ struct CtlCommand: ParsableCommand {
             throw ExitCode(1)
         }
         guard object["ok"] as? Bool == true else {
-            if json { print(reply) }
+            if json { Self.write(reply + "\n") }
             Console.writeError("error: \(object["error"] as? String ?? "the player refused the request")")
             for line in object["diagnostics"] as? [String] ?? [] { Console.writeError(line) }
             throw ExitCode(1)
@@ -120,16 +117,22 @@ struct CtlCommand: ParsableCommand {
                 Console.writeError("error: \(output): \(error.localizedDescription)")
                 throw ExitCode(1)
             }
-            if json { print(reply.replacingOccurrences(of: base64, with: "…")) }
+            if json { Self.write(reply.replacingOccurrences(of: base64, with: "…") + "\n") }
             return
         }
         if json || words.first == "watch" || words.first == "observe" || words.first == "raw" {
-            print(reply)
+            Self.write(reply + "\n")
         } else if words.first == "status" {
-            print(StatusTable.text(object), terminator: "")
+            Self.write(StatusTable.text(object))
         } else if object.keys.contains(where: { $0 != "ok" && $0 != "id" }) {
-            print(reply)
+            Self.write(reply + "\n")
         }
+    }
+
+    /// Straight to standard output, unbuffered: watch and observe print events as they come, to a
+    /// pipe too.
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
     }
 
     static func line(_ object: [String: Any]) -> String {

@@ -15,4 +15,12 @@ import Testing
                 == "/run/user/1000/marquee.sock")
         #expect(ControlSocketLocation.defaultPath(environment: [:], isWritableFolder: { _ in false }) == nil)
     }
+
+    @Test func ctlFindsASocketInRunMarqueeItCannotWriteTo() {
+        #expect(ControlSocketLocation.clientPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], exists: { $0 == "/run/marquee/control.sock" })
+                == "/run/marquee/control.sock")
+        #expect(ControlSocketLocation.clientPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], exists: { _ in false })
+                == "/run/user/1000/marquee.sock")
+        #expect(ControlSocketLocation.clientPath(environment: [:], exists: { _ in false }) == "/run/marquee/control.sock")
+    }
 }
