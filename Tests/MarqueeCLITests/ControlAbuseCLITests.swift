@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeControl
+import MarqueeTestSupport
 import Testing
 
 /// What a control socket meets on a device nobody watches: junk, a megabyte line, a hundred
@@ -24,7 +25,7 @@ import Testing
         }
         // Random bytes and mutated requests from a second connection, then the first still works.
         let seed = UInt64.random(in: 0...UInt64.max)
-        var generator = SeededBytes(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let junk = try ControlSocketClient(path: player.socketPath)
         for _ in 0..<200 {
             var bytes = Array(#"{"id":1,"command":"seek","to":1.5}"#.utf8)
@@ -102,17 +103,4 @@ private final class Failures: @unchecked Sendable {
     private var list: [String] = []
     func add(_ failure: String) { lock.withLock { list.append(failure) } }
     var all: [String] { lock.withLock { list } }
-}
-
-/// Seeded so a failing run can be replayed from the seed its message prints.
-private struct SeededBytes {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import MarqueeTestSupport
 import Testing
 @testable import MarqueeControl
 

@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeTestSupport
 import Testing
 @testable import MarqueeControl
 
