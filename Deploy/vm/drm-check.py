@@ -16,6 +16,11 @@ usage: drm-check.py picture MODE DUMP.ppm   -> the still is shown as scaling MOD
                                                with Virtual-1 connected, its preferred 1280x800 and
                                                1024x768@60 among its modes, and a primary plane
                                                taking XR24; the audio and input parts are there too
+       drm-check.py screenshot-matches SHOT.png DUMP.ppm
+                                            -> the PNG `marquee ctl screenshot` wrote is the QMP
+                                               screendump pixel for pixel: same size, 0 differing
+                                               pixels (prints the size, the number of differing
+                                               pixels and the largest channel difference)
 
 The still (made by drm-test.sh) is 640x360: quadrants red | green over blue | yellow, with a 16 px
 magenta stripe down its left edge so that fill and aspectFill (which crops 32 source columns off
@@ -32,7 +37,9 @@ each side) tell apart. Expected rectangles, worked out by hand from ScalingGeome
 Samples every 8 px; those within MARGIN screen px of a colour edge are skipped (scaler filtering).
 """
 import json
+import struct
 import sys
+import zlib
 
 SCREEN = (1280, 800)
 SRC = (640, 360)
@@ -70,6 +77,104 @@ def read_ppm(path):
         raise SystemExit(f'{path}: not a binary 8-bit PPM')
     w, h = int(fields[1]), int(fields[2])
     return w, h, data[i:i + w * h * 3]
+
+
+def read_png(path):
+    """(width, height, RGB24 bytes) of an 8-bit, non-interlaced PNG (grey, RGB, grey+alpha or RGBA;
+    alpha dropped), decoded with zlib alone so that it does not share a decoder with the encoder."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:8] != b'\x89PNG\r\n\x1a\n':
+        raise ValueError(f'{path}: not a PNG')
+    i, header, idat = 8, None, []
+    while i + 8 <= len(data):
+        length, kind = struct.unpack('>I4s', data[i:i + 8])
+        body = data[i + 8:i + 8 + length]
+        if len(body) != length:
+            raise ValueError(f'{path}: truncated {kind!r} chunk')
+        if zlib.crc32(kind + body) != struct.unpack('>I', data[i + 8 + length:i + 12 + length])[0]:
+            raise ValueError(f'{path}: bad CRC in {kind!r} chunk')
+        if kind == b'IHDR':
+            header = struct.unpack('>IIBBBBB', body)
+        elif kind == b'IDAT':
+            idat.append(body)
+        elif kind == b'IEND':
+            break
+        i += 12 + length
+    if header is None or not idat:
+        raise ValueError(f'{path}: no IHDR or IDAT')
+    w, h, depth, colour, _, _, interlace = header
+    channels = {0: 1, 2: 3, 4: 2, 6: 4}.get(colour)
+    if depth != 8 or channels is None or interlace:
+        raise ValueError(f'{path}: depth {depth}, colour type {colour}, interlace {interlace} not handled')
+    raw = zlib.decompress(b''.join(idat))
+    stride = w * channels
+    if len(raw) != h * (stride + 1):
+        raise ValueError(f'{path}: {len(raw)} bytes of image data, expected {h * (stride + 1)}')
+    out = bytearray(h * stride)
+    prior = bytearray(stride)
+    for y in range(h):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if kind == 1:    # Sub
+            for x in range(channels, stride):
+                line[x] = (line[x] + line[x - channels]) & 255
+        elif kind == 2:  # Up
+            line = bytearray((a + b) & 255 for a, b in zip(line, prior))
+        elif kind == 3:  # Average
+            for x in range(stride):
+                left = line[x - channels] if x >= channels else 0
+                line[x] = (line[x] + ((left + prior[x]) >> 1)) & 255
+        elif kind == 4:  # Paeth
+            for x in range(stride):
+                a = line[x - channels] if x >= channels else 0
+                b = prior[x]
+                c = prior[x - channels] if x >= channels else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        elif kind != 0:
+            raise ValueError(f'{path}: row {y} has filter type {kind}')
+        out[y * stride:(y + 1) * stride] = line
+        prior = line
+    if channels == 3:
+        return w, h, bytes(out)
+    rgb = bytearray(w * h * 3)
+    if channels == 4:
+        for k in range(3):
+            rgb[k::3] = out[k::4]
+    else:
+        step = channels
+        for k in range(3):
+            rgb[k::3] = out[0::step]
+    return w, h, bytes(rgb)
+
+
+def check_screenshot_matches(shot, dump):
+    """None when the screenshot PNG and the screendump PPM hold the same pixels; else the difference."""
+    try:
+        sw, sh, spixels = read_png(shot)
+    except (OSError, ValueError, zlib.error) as error:
+        return f'screenshot unreadable: {error}'
+    dw, dh, dpixels = read_ppm(dump)
+    if (sw, sh) != (dw, dh):
+        return f'screenshot is {sw}x{sh}, screendump {dw}x{dh}'
+    if len(spixels) != sw * sh * 3 or len(dpixels) != dw * dh * 3:
+        return f'pixel data sizes {len(spixels)} (screenshot) and {len(dpixels)} (screendump), expected {sw * sh * 3}'
+    differing, largest, first = 0, 0, None
+    if spixels != dpixels:
+        for o in range(0, len(spixels), 3):
+            a, b = spixels[o:o + 3], dpixels[o:o + 3]
+            if a != b:
+                differing += 1
+                largest = max(largest, *(abs(x - y) for x, y in zip(a, b)))
+                if first is None:
+                    first = f'first at ({o // 3 % sw},{o // 3 // sw}): screenshot {tuple(a)}, screendump {tuple(b)}'
+    summary = f'{sw}x{sh}, {differing} differing pixels, largest channel difference {largest}'
+    if differing:
+        return f'{summary}; {first}'
+    print(summary)
+    return None
 
 
 def source_colour(sx, sy):
@@ -244,6 +349,8 @@ def main():
         problem = check_gone_clip(sys.argv[2])
     elif len(sys.argv) == 7 and sys.argv[1] == 'gapless':
         problem = check_gapless(sys.argv[2], *map(int, sys.argv[3:7]))
+    elif len(sys.argv) == 4 and sys.argv[1] == 'screenshot-matches':
+        problem = check_screenshot_matches(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == 'probe-json':
         problem = check_probe_json(sys.argv[2], sys.argv[3])
     else:

@@ -6,6 +6,10 @@
 #                 quadrant colours where ScalingGeometry puts them (drm-check.py, tolerance 8)
 #   portrait      display.rotation 90: the still aspect-fit on the 800x1280 portrait screen, shown
 #                 turned clockwise on the 1280x800 one (drm-check.py picture portrait)
+#   screenshot-MODE, screenshot-portrait
+#                 the same stills played with --control: `marquee ctl screenshot -o` taken right after
+#                 the screendump is that screendump pixel for pixel (drm-check.py screenshot-matches:
+#                 same size, 0 differing pixels)
 #   gapless       a playlist of two 1 s 30 fps clips with repeat all, stopped once it has looped
 #                 twice: the frame trace shows all 120 frames in order, each one slot after the last,
 #                 none dropped, no wall-clock step of two slots (drm-check.py gapless)
@@ -101,21 +105,33 @@ wait_frame() {
 # ends it with SIGTERM (exit 0): the picture is held however slowly the guest runs (a loaded host
 # once made the first frame event reach this script 2 s late, after a 3 s still had ended).
 # Sets rc and t1 (uptime at the first frame event, or none).
+# With $shot = 1 the player also opens a control socket and, right after the screendump, `marquee ctl
+# screenshot` writes NAME-shot.png (its stderr in NAME-shot.err) and the line "shot-NAME rc=..." goes
+# to out.txt: the still (repeat one, every frame the same) cannot change between the two. The socket
+# is in the guest's /tmp, not on the 9p share (binding a socket there fails with ENXIO).
 # usage: still_shot NAME CONFIG [marquee play options...]
 still_shot() {
   name=$1; config=$2; shift 2
+  if [ "${shot:-0}" = 1 ]; then set -- "$@" --control "/tmp/$name.sock"; fi
   timeout 60 "$marquee" play "$config" --repeat one "$@" --events "$s/$name.jsonl" --trace-frames > "$s/$name.log" 2>&1 &
   pid=$!
   if wait_frame "$s/$name.jsonl" 30; then
     t1=$(up)
     sleep 0.5
     "$s/.mvm/screendump" "$name" || echo "screendump $name failed" >> "$s/$name.log"
+    if [ "${shot:-0}" = 1 ]; then
+      src=0
+      timeout 30 "$marquee" ctl --socket "/tmp/$name.sock" screenshot -o "$s/$name-shot.png" 2> "$s/$name-shot.err" || src=$?
+      echo "shot-$name rc=$src"
+      sed "s/^/shot-$name: stderr: /" "$s/$name-shot.err"
+    fi
   else
     t1=none
   fi
   kill -TERM $pid 2>/dev/null
   rc=0; wait $pid || rc=$?
 }
+shot=1  # the scaling stills and the portrait one take a screenshot too
 for mode in aspectFit aspectFill fill none; do
   t0=$(up)
   still_shot "$gpu-$mode" "$s/still3.yaml" --output drm --scaling $mode
@@ -123,6 +139,7 @@ for mode in aspectFit aspectFill fill none; do
 done
 still_shot "$gpu-portrait" "$s/still-portrait.yaml" --output drm
 echo "portrait rc=$rc"
+shot=0
 # Two clips looped twice (4 s), stopped after 8 s (the first frame comes 0.3-3.5 s after exec). Not
 # polled meanwhile: with one vCPU, each grep exec'd over 9p takes up to 0.3 s from the player.
 # Scaling none: the hand-over is under test here, not the scaler (upscaling each frame to 1280x720
@@ -222,6 +239,21 @@ report() {  # gpu check ok detail
 field() {  # field LINE-NAME KEY FILE: the value of KEY= on the guest line starting with LINE-NAME
   awk -v n="$1" -v k="$2" '$1 == n { for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) { print substr($i, length(k) + 2); exit } }' "$3"
 }
+shot_check() {  # shot_check GPU NAME CHECK: `marquee ctl screenshot` of still NAME equals its screendump
+  local r png=$share/$2-shot.png ppm=$share/$2.ppm detail
+  r=$(field "shot-$2" rc "$out")
+  if [ -z "$r" ]; then
+    report "$1" "$3" fail "no screenshot taken (no first frame?): $(tail -2 "$share/$2.log" | tr '\n' ' ')"
+  elif [ "$r" != 0 ]; then
+    report "$1" "$3" fail "marquee ctl screenshot exited $r: $(head -3 "$share/$2-shot.err" 2>/dev/null | tr '\n' ' ')"
+  elif [ ! -s "$png" ] || [ ! -s "$ppm" ]; then
+    report "$1" "$3" fail "missing $([ -s "$png" ] || echo "$png ")$([ -s "$ppm" ] || echo "$ppm")"
+  elif detail=$(python3 "$here/drm-check.py" screenshot-matches "$png" "$ppm"); then
+    report "$1" "$3" ok "screenshot = screendump: $detail"
+  else
+    report "$1" "$3" fail "$detail ($png vs $ppm)"
+  fi
+}
 
 for gpu in "${gpus[@]}"; do
   share=$cache/drm-share-$gpu
@@ -263,6 +295,7 @@ for gpu in "${gpus[@]}"; do
     else
       report "$gpu" "scaling-$mode" fail "$problem ($ppm)"
     fi
+    shot_check "$gpu" "$gpu-$mode" "screenshot-$mode"
   done
   r=$(field portrait rc "$out"); ppm=$share/$gpu-portrait.ppm
   if [ "$r" != 0 ]; then
@@ -274,6 +307,7 @@ for gpu in "${gpus[@]}"; do
   else
     report "$gpu" portrait fail "$problem ($ppm)"
   fi
+  shot_check "$gpu" "$gpu-portrait" screenshot-portrait
   r=$(field gapless rc "$out")
   if [ "$r" != 0 ]; then
     report "$gpu" gapless fail "marquee exited ${r:-?} on SIGTERM: $(tail -2 "$share/$gpu-loop.log" | tr '\n' ' ')"
