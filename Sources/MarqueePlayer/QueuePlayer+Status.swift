@@ -40,9 +40,6 @@ extension QueuePlayer {
         if let pipeline { statusStore.recordBytesRead(pipeline.bytesRead, index: pipeline.index) }
     }
 
-}
-
-extension QueuePlayer {
     /// What the screen shows now; a failing read-back is one error line, not a lost player.
     func takeScreenshot() -> Canvas? {
         do {

@@ -2,43 +2,28 @@ import MarqueeCore
 
 /// The one live line `marquee play` keeps on a terminal: item (its title, else its file name),
 /// position/duration, remaining and state, e.g. `▶ 2/3 intro.mp4  0:12 / 0:30  -0:18  playing`.
+/// It reads the same fold of the events as the control socket's `status`.
 public struct StatusLine: Sendable, Equatable {
-    public var itemNumber: Int?
-    public var itemCount: Int
-    public var title: String = ""
-    public var position: MediaTime?
-    public var duration: MediaTime?
-    public var state: PlaybackState = .stopped
-    /// Positions count from the item's first frame, like the length durationAvailable reports.
-    private var firstFramePTS: MediaTime?
+    private var status: PlaybackStatus
 
     public init(itemCount: Int) {
-        self.itemCount = itemCount
+        status = PlaybackStatus(itemCount: itemCount, repeatMode: .all, scaling: .default, volume: 1)
     }
 
     /// Folds an event into the line.
     public mutating func apply(_ event: PlayerEvent) {
-        switch event {
-        case .itemStarted(let index, let url, let itemTitle):
-            itemNumber = index + 1
-            title = itemTitle ?? String(url.split(separator: "/").last ?? Substring(url))
-            position = nil
-            duration = nil
-            firstFramePTS = nil
-        case .queueReplaced(let count, _):
-            itemCount = count
-        case .durationAvailable(let length):
-            duration = length
-        case .playbackStateChanged(_, let to):
-            state = to
-        case .frame(_, let pts, _, _):
-            let first = firstFramePTS ?? pts
-            firstFramePTS = first
-            position = max(.zero, pts - first)
-        default:
-            break
-        }
+        status.apply(event, at: 0)
     }
+
+    public var itemNumber: Int? { status.itemIndex.map { $0 + 1 } }
+    public var itemCount: Int { status.itemCount }
+    public var title: String {
+        status.itemTitle ?? String(status.itemURL.split(separator: "/").last ?? Substring(status.itemURL))
+    }
+    /// Positions count from the item's first frame, like the length durationAvailable reports.
+    public var position: MediaTime? { status.elapsed }
+    public var duration: MediaTime? { status.duration }
+    public var state: PlaybackState { status.state }
 
     public var text: String {
         let symbol: String = switch state {
