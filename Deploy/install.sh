@@ -102,6 +102,8 @@ cat <<'DOC'
 install: done. Start it with `systemctl start marquee`; after editing /etc/marquee/marquee.yaml
 (write a temporary file and rename it over the config), `systemctl reload marquee` applies it at
 the next item. Logs: `journalctl -u marquee`.
+Steer it with `marquee ctl status`, `marquee ctl next`, ... (the socket is
+/run/marquee/control.sock, for root and the marquee group: `usermod -aG marquee OPERATOR`).
 To keep the console from blanking or showing through, add to the kernel command line:
   consoleblank=0 vt.global_cursor_default=0 quiet loglevel=3
   Debian: GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub
