@@ -27,12 +27,20 @@ extension ControlSocketTests {
                 client.close()
             }
             let elapsed = Date().timeIntervalSince(started)
+            // A client that closed at once may still wait in the listen backlog when the count of
+            // open clients is 0 (seen on a loaded machine: 9,907 of 10,001 logged): wait for them all.
+            let disconnectLines = { fixture.logs.all.filter { $0.text.contains(") disconnected") } }
+            #expect(waitUntil(20) { disconnectLines().count == 10_001 })
             #expect(waitUntil(10) { fixture.server.clientCount == 0 })
             let after = openDescriptorCount()
             print("control socket: 10,000 connect/disconnect cycles in \(String(format: "%.2f", elapsed)) s; open descriptors \(before) before, \(after) after")
             #expect(after == before)
-            let disconnects = fixture.logs.all.filter { $0.text.hasSuffix(" disconnected") }.count
-            #expect(disconnects == 10_001)
+            // One line per connection, whatever ended it: a plain hang-up, or (on a loaded machine)
+            // a reset the kernel reports for a client that closed before it was read.
+            let disconnects = disconnectLines()
+            #expect(disconnects.count == 10_001)
+            #expect(disconnects.allSatisfy { $0.text.hasSuffix(" disconnected") || $0.text.hasSuffix(": connection reset by peer") },
+                    "\(disconnects.map(\.text).filter { !$0.hasSuffix(" disconnected") }.prefix(3))")
         }
 
         @Test func stopClosesTheListenerAndRemovesTheSocketFile() throws {
