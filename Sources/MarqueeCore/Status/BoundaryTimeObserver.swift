@@ -3,7 +3,7 @@
 /// Playing across a time counts, a seek across it does not (AVPlayer's rule): after a jump the
 /// next frame only sets where playing resumes. A time at an item's first frame counts when the
 /// item starts there.
-public struct BoundaryTimeObserver: Sendable, Equatable {
+public struct BoundaryTimeObserver: Sendable {
     public let times: [MediaTime]
     public let item: Int?
     /// The item and media time last presented, while playing on from it counts.
@@ -42,9 +42,5 @@ public struct BoundaryTimeObserver: Sendable, Equatable {
             break
         }
         return []
-    }
-
-    public static func == (lhs: BoundaryTimeObserver, rhs: BoundaryTimeObserver) -> Bool {
-        lhs.times == rhs.times && lhs.item == rhs.item
     }
 }

@@ -2,7 +2,7 @@
 /// each time an item's position passes another multiple of `interval`, when an item's first frame
 /// appears, and after a jump (a seek), as AVPlayer does. While paused no frames come, so nothing
 /// is said.
-public struct PeriodicTimeObserver: Sendable, Equatable {
+public struct PeriodicTimeObserver: Sendable {
     public let interval: MediaTime
     private var slot: (item: Int, index: Int64)?
 
@@ -33,9 +33,5 @@ public struct PeriodicTimeObserver: Sendable, Equatable {
         let denominator = Int128(time.denominator) * Int128(interval.numerator)
         let quotient = numerator / denominator
         return Int64(numerator % denominator < 0 ? quotient - 1 : quotient)
-    }
-
-    public static func == (lhs: PeriodicTimeObserver, rhs: PeriodicTimeObserver) -> Bool {
-        lhs.interval == rhs.interval
     }
 }
