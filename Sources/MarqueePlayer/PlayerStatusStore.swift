@@ -6,7 +6,7 @@ import MarqueeCore
 public struct PlayerDetails: Sendable, Equatable {
     public var pauseAfterCurrentItem = false
     public var actionAtItemEnd = ActionAtItemEnd.advance
-    /// Playback rate (the `rate` command, 0.25 to 4); it stays while paused or stopped.
+    /// Playback rate: the player plays at 1 only (no rate command yet).
     public var rate = 1.0
     /// The item on screen's trims, in its media time, and whether it can seek.
     public var itemStart: MediaTime?

@@ -17,10 +17,7 @@ public final class QueuePlayer: @unchecked Sendable {
     let reloadHandler: (@Sendable (CommandSource) -> Void)?
     let opener: MediaOpening
     let video: VideoOutput
-    /// Playback time: the given clock at the playback rate. Everything that paces presentation
-    /// reads and sleeps on it; the status and its events keep the given clock (`realClock`).
-    let clock: RateClock
-    let realClock: PlaybackClock
+    let clock: PlaybackClock
     /// Where events go (the session's delivery thread); `emit(_:)` folds them into the status first.
     let deliver: @Sendable (PlayerEvent) -> Void
     let statusStore: PlayerStatusStore
@@ -115,8 +112,7 @@ public final class QueuePlayer: @unchecked Sendable {
         self.settings = settings
         self.opener = opener
         self.video = video
-        self.clock = RateClock(base: clock)
-        self.realClock = clock
+        self.clock = clock
         self.deliver = events
         let volume = VolumeControl(volume: settings.volume)
         self.volume = volume
@@ -290,7 +286,7 @@ public final class QueuePlayer: @unchecked Sendable {
 
     /// Every event leaves through here: into the status, the item's cues, then out.
     func emit(_ event: PlayerEvent) {
-        statusStore.apply(event, at: realClock.now().seconds)
+        statusStore.apply(event, at: clock.now().seconds)
         deliver(event)
         observeCues(event)
     }
@@ -301,6 +297,6 @@ public final class QueuePlayer: @unchecked Sendable {
 
     /// Where playback is and what plays, as the control socket's `status` reports it.
     public func status() -> PlayerStatusSnapshot {
-        statusStore.snapshot(at: realClock.now().seconds)
+        statusStore.snapshot(at: clock.now().seconds)
     }
 }
