@@ -16,7 +16,6 @@ enum StatusTable {
         } else {
             rows.append(("item", "-/\(count)"))
         }
-        if let rate = status["rate"] as? Double, rate != 1 { rows.append(("rate", String(format: "%gx (audio muted)", rate))) }
         rows.append(("repeat", status["repeat"] as? String ?? "?"))
         rows.append(("scaling", status["scaling"] as? String ?? "?"))
         let volume = Int(((status["volume"] as? Double ?? 0) * 100).rounded())
