@@ -33,6 +33,10 @@ enum StatusReport {
 
     private static func item(_ status: PlaybackStatus, _ details: PlayerDetails) -> [String: Any]? {
         guard let index = status.itemIndex else { return nil }
+        // The present thread's frame is the newest word on where playback is; the fold of the
+        // events follows it by a moment.
+        var status = status
+        if let pts = details.framePTS { status.position = pts }
         var item: [String: Any] = [
             "index": index,
             "url": status.itemURL,

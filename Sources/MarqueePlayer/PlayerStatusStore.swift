@@ -8,6 +8,9 @@ public struct PlayerDetails: Sendable, Equatable {
     public var actionAtItemEnd = ActionAtItemEnd.advance
     /// Playback rate: the player plays at 1 only (no rate command yet).
     public var rate = 1.0
+    /// The source timestamp of the frame on screen, published with it: a seek's reply, sent from
+    /// the present thread, finds it here before the frame's event reaches the fold.
+    public var framePTS: MediaTime?
     /// The item on screen's trims, in its media time, and whether it can seek.
     public var itemStart: MediaTime?
     public var itemEnd: MediaTime?

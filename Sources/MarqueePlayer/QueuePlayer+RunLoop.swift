@@ -203,8 +203,8 @@ extension QueuePlayer {
                 track(pts: pts)
                 if machine.loadState == .playable && pipeline.isBufferFull { emitAll(machine.handle(.bufferLikelyToKeepUp)) }
                 openDeferredUpcomingIfDue()
-                if pipeline.entry != nil, let position { finishSeek(at: position) }
                 publishDetails()
+                if pipeline.entry != nil, let position { finishSeek(at: position) }
                 if forwardStepsPending > 1 {
                     // A step by several frames shows each in turn and pauses on the last.
                     forwardStepsPending -= 1

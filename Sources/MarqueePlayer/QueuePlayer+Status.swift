@@ -35,6 +35,7 @@ extension QueuePlayer {
             details.isStillImage = asset?.isStillImage ?? false
             details.readAhead = readAhead
             details.presentationRect = drawnRect
+            details.framePTS = framePTS
             details.screenSize = video.screenSize
         }
         if let pipeline { statusStore.recordBytesRead(pipeline.bytesRead, index: pipeline.index) }

@@ -120,12 +120,7 @@ public final class QueuePlayer: @unchecked Sendable {
                                                                scaling: settings.scaling, volume: volume.volume),
                                       details: PlayerDetails(screenSize: video.screenSize))
         statusStore = store
-        audioRenderer = audio.map {
-            AudioRenderer(output: $0, gain: volume.gain, reportError: { message in
-                store.apply(.error(message: message), at: clock.now().seconds)
-                events(.error(message: message))
-            })
-        }
+        audioRenderer = audio.map { AudioRenderer(output: $0, gain: volume.gain, reportError: { message in events(.error(message: message)) }) }
         self.cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)
         cursor.actionAtItemEnd = settings.actionAtItemEnd
         self.machine = PlaybackStateMachine(repeatMode: settings.repeatMode, scalingMode: settings.scaling)
@@ -284,15 +279,23 @@ public final class QueuePlayer: @unchecked Sendable {
         return !pendingRequests.isEmpty || isShutDown
     }
 
-    /// Every event leaves through here: into the status, the item's cues, then out.
+    /// Every event leaves through here, then the item's cues hear it. The status folds the events
+    /// on the delivery side (`recordStatus`), not here: the present thread does no more per event
+    /// than before (under TCG, new code run between a first frame's flip and its event delayed
+    /// the event by a frame).
     func emit(_ event: PlayerEvent) {
-        statusStore.apply(event, at: clock.now().seconds)
         deliver(event)
         observeCues(event)
     }
 
     func emitAll(_ events: [PlayerEvent]) {
         events.forEach(emit)
+    }
+
+    /// Folds an event the player posted into its status; called by whoever delivers the events
+    /// (the session's event thread), in order, with the event's time.
+    public func recordStatus(_ event: PlayerEvent, at seconds: Double) {
+        statusStore.apply(event, at: seconds)
     }
 
     /// Where playback is and what plays, as the control socket's `status` reports it.

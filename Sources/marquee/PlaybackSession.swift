@@ -101,6 +101,7 @@ final class PlaybackSession {
                                       audioDevice: audio.deviceName)
         host.attach(input)
         control = ControlEndpoint.make(plan.control.socket, player: player, host: host, logger: logger)
+        observer.attachStatus(player)
         if let service = control?.service { observer.attach(service) }
     }
 
@@ -161,8 +162,15 @@ private final class SessionObserver: @unchecked Sendable {
     /// The control socket's subscribers and observers hear every event too.
     private var control: ControlService?
 
+    /// The player's status folds every event, in order, off the present thread.
+    private var statusPlayer: QueuePlayer?
+
     func attach(_ service: ControlService) {
         lock.withLock { control = service }
+    }
+
+    func attachStatus(_ player: QueuePlayer) {
+        lock.withLock { statusPlayer = player }
     }
 
     init(writer: EventLogWriter?, logger: EventLogger, itemCount: Int, notifier: SystemdNotifier?) {
@@ -175,6 +183,7 @@ private final class SessionObserver: @unchecked Sendable {
     var startedAnyItem: Bool { lock.withLock { started } }
 
     func observe(_ event: PlayerEvent, at secondsSinceStart: Double) {
+        lock.withLock { statusPlayer }?.recordStatus(event, at: secondsSinceStart)
         writer?.write(event, at: secondsSinceStart)
         lock.withLock { control }?.observe(event, at: secondsSinceStart)
         logger.log(event)
