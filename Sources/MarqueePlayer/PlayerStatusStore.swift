@@ -43,6 +43,9 @@ final class PlayerStatusStore: @unchecked Sendable {
     private let lock = NSLock()
     private var playback: PlaybackStatus
     private var details: PlayerDetails
+    /// The item on screen's pipeline: its read-ahead and bytes read are asked when a status is
+    /// taken (both safe from any thread), not published with every frame.
+    private var source: ItemPipeline?
 
     init(playback: PlaybackStatus, details: PlayerDetails) {
         self.playback = playback
@@ -57,16 +60,29 @@ final class PlayerStatusStore: @unchecked Sendable {
         lock.withLock { change(&details) }
     }
 
-    /// Bytes the item on screen's reader has taken so far, into its access log entry.
-    func recordBytesRead(_ bytes: Int64, index: Int) {
+    func publish(source pipeline: ItemPipeline?) {
+        lock.withLock { source = pipeline }
+    }
+
+    /// Per frame: the frame on screen and where it is drawn, nothing more (one lock).
+    func publish(framePTS: MediaTime?, drawnRect: PixelRect?) {
         lock.withLock {
-            guard var entry = playback.accessLog.last, entry.index == index, entry.endedAt == nil else { return }
-            entry.bytesRead = bytes
-            playback.accessLog[playback.accessLog.count - 1] = entry
+            details.framePTS = framePTS
+            details.presentationRect = drawnRect
         }
     }
 
     func snapshot(at seconds: Double) -> PlayerStatusSnapshot {
-        lock.withLock { PlayerStatusSnapshot(playback: playback, details: details, secondsSinceStart: seconds) }
+        let (playback, details, source) = lock.withLock { (self.playback, self.details, self.source) }
+        var snapshot = PlayerStatusSnapshot(playback: playback, details: details, secondsSinceStart: seconds)
+        guard let source else { return snapshot }
+        snapshot.details.readAhead = source.readAheadStatus
+        // Bytes the item on screen's reader has taken so far, into its access log entry.
+        let log = snapshot.playback.accessLog
+        if var entry = log.last, entry.index == source.index, entry.endedAt == nil {
+            entry.bytesRead = source.bytesRead
+            snapshot.playback.accessLog[log.count - 1] = entry
+        }
+        return snapshot
     }
 }

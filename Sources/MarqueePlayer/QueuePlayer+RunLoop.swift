@@ -89,6 +89,7 @@ extension QueuePlayer {
             currentAsset = asset
             currentTiming = timing
             scheduler.reset()
+            publishDetails()
             // A seek reopens the item it is already in: nothing new to announce, only what follows
             // to prepare again.
             if pipeline.entry != nil {
@@ -203,8 +204,13 @@ extension QueuePlayer {
                 track(pts: pts)
                 if machine.loadState == .playable && pipeline.isBufferFull { emitAll(machine.handle(.bufferLikelyToKeepUp)) }
                 openDeferredUpcomingIfDue()
-                publishDetails()
-                if pipeline.entry != nil, let position { finishSeek(at: position) }
+                if pipeline.entry != nil, let position {
+                    // The seek's reply finds all of the item's details, this frame included.
+                    publishDetails()
+                    finishSeek(at: position)
+                } else {
+                    statusStore.publish(framePTS: framePTS, drawnRect: drawnRect)
+                }
                 if forwardStepsPending > 1 {
                     // A step by several frames shows each in turn and pauses on the last.
                     forwardStepsPending -= 1

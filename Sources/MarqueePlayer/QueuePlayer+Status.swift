@@ -19,12 +19,14 @@ extension QueuePlayer {
         for time in crossed { emit(.boundary(item: observer.item ?? 0, time: time)) }
     }
 
-    /// Publishes what the status needs beyond the events; on the present thread, after a frame and
-    /// after each batch of commands.
+    /// Publishes what the status needs beyond the events, on the present thread: after each batch
+    /// of commands, when an item is ready and when a seek lands. Per frame only the frame on screen
+    /// is published (`statusStore.publish(framePTS:)`): in the QEMU guest, publishing all of this
+    /// with every frame moved the first flash against its beep by 10-15 ms (TCG runs it slowly).
     func publishDetails() {
         let pipeline = current
         let asset = currentAsset
-        let readAhead = pipeline?.readAheadStatus ?? .local
+        statusStore.publish(source: pipeline)
         statusStore.publish { details in
             details.pauseAfterCurrentItem = cursor.pauseAfterCurrentItem
             details.actionAtItemEnd = cursor.actionAtItemEnd
@@ -33,12 +35,10 @@ extension QueuePlayer {
             details.mediaDuration = asset?.duration
             details.isSeekable = asset.map { $0.isSeekable && !$0.isStillImage } ?? false
             details.isStillImage = asset?.isStillImage ?? false
-            details.readAhead = readAhead
             details.presentationRect = drawnRect
-            details.framePTS = framePTS
             details.screenSize = video.screenSize
+            details.framePTS = framePTS
         }
-        if let pipeline { statusStore.recordBytesRead(pipeline.bytesRead, index: pipeline.index) }
     }
 
     /// What the screen shows now; a failing read-back is one error line, not a lost player.
