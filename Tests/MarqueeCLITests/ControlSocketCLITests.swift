@@ -28,8 +28,14 @@ import Testing
             let reply = try player.request(request)
             #expect(reply["ok"] as? Bool == true, "\(request): \(reply)")
         }
-        #expect(player.run.waitForEvents { $0.contains { $0["event"] as? String == "volumeChanged" && $0["muted"] as? Bool == true } })
-        let settled = try player.status()
+        // Replies come when a command is queued; the player applies it between frames.
+        #expect(player.run.waitForEvents { $0.contains { $0["event"] as? String == "command" && $0["command"] as? String == "pauseAfterCurrentItem" } })
+        var settled = try player.status()
+        let deadline = Date().addingTimeInterval(10)
+        while settled["pauseAfterCurrentItem"] as? Bool != true && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            settled = try player.status()
+        }
         #expect(settled["repeat"] as? String == "one" && settled["scaling"] as? String == "fill", "\(settled)")
         #expect(settled["volume"] as? Double == 0.5 && settled["muted"] as? Bool == true)
         #expect(settled["actionAtItemEnd"] as? String == "pause" && settled["pauseAfterCurrentItem"] as? Bool == true)
