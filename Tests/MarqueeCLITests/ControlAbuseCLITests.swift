@@ -1,6 +1,6 @@
 import Foundation
 import MarqueeControl
-import MarqueeTestSupport
+import MarqueeCore
 import Testing
 
 /// What a control socket meets on a device nobody watches: junk, a megabyte line, a hundred
@@ -25,7 +25,7 @@ import Testing
         }
         // Random bytes and mutated requests from a second connection, then the first still works.
         let seed = UInt64.random(in: 0...UInt64.max)
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededRandom(seed: seed)
         let junk = try ControlSocketClient(path: player.socketPath)
         for _ in 0..<200 {
             var bytes = Array(#"{"id":1,"command":"seek","to":1.5}"#.utf8)

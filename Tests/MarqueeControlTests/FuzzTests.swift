@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import MarqueeTestSupport
+import MarqueeCore
 import Testing
 @testable import MarqueeControl
 
@@ -23,7 +23,7 @@ extension ControlSocketTests {
                 done.enter()
                 let thread = Thread {
                     defer { done.leave() }
-                    var generator = SplitMix64(seed: seed &+ UInt64(index))
+                    var generator = SeededRandom(seed: seed &+ UInt64(index))
                     do {
                         let client = try ControlSocketClient(path: fixture.path)
                         defer { client.close() }
@@ -57,7 +57,7 @@ extension ControlSocketTests {
             #expect(try client.readLine(timeout: 5) == "still here")
         }
 
-        static func randomChunk(_ generator: inout SplitMix64) -> [UInt8] {
+        static func randomChunk(_ generator: inout SeededRandom) -> [UInt8] {
             func count(_ upTo: UInt64) -> Int { Int(generator.next() % upTo) + 1 }
             switch generator.next() % 6 {
             case 0: return (0..<count(2000)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }

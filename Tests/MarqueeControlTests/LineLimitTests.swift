@@ -1,5 +1,5 @@
 import Foundation
-import MarqueeTestSupport
+import MarqueeCore
 import Testing
 @testable import MarqueeControl
 
@@ -38,7 +38,7 @@ extension ControlSocketTests {
 
         /// Whatever pieces the bytes come in, the same lines come out.
         @Test func theLineBufferIgnoresHowTheBytesAreCut() {
-            var generator = SplitMix64(seed: 7)
+            var generator = SeededRandom(seed: 7)
             for _ in 0..<200 {
                 let alphabet: [UInt8] = [0x61, 0x0A, 0x0D, 0x00, 0xFF, 0xC3]
                 let bytes = (0..<Int(generator.next() % 300)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
