@@ -40,13 +40,24 @@ final class ControlledPlayer {
 
     func nextReply(timeout: Double = 20) throws -> [String: Any] {
         while true {
-            guard let line = try client.readLine(timeout: timeout) else { throw ControlSocketError("the player closed the connection") }
+            guard let line = try client.readLine(timeout: timeout) else { throw closedError() }
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
                 throw ControlSocketError("not an object: \(line)")
             }
             if object["ok"] != nil { return object }
             pushed.append(object)
         }
+    }
+
+    /// Says why the connection ended as far as the player's own account goes: whether it is still
+    /// running (and its exit status if not) and the end of what it wrote to stderr.
+    private func closedError() -> ControlSocketError {
+        let deadline = Date().addingTimeInterval(2)
+        while run.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let state = run.process.isRunning ? "still running"
+            : "gone (\(run.process.terminationReason == .uncaughtSignal ? "signal" : "exit status") \(run.process.terminationStatus))"
+        let tail = run.standardError().split(separator: "\n").suffix(15).joined(separator: "\n")
+        return ControlSocketError("the player closed the connection; it is \(state); its stderr ends:\n\(tail)")
     }
 
     /// Reads pushed lines until `done` holds of them or `seconds` pass.
