@@ -34,6 +34,9 @@ public enum ControlCommandLine {
         case "setVolume":
             try only(1...1, "LEVEL (0 to 1)")
             return ["command": name, "volume": try number(values[0], for: name)]
+        case "rate":
+            try only(1...1, "RATE (0.25 to 4)")
+            return ["command": name, "rate": try number(values[0], for: name)]
         case "mute":
             try only(0...1, "[on|off]")
             guard let word = values.first else { return ["command": name] }

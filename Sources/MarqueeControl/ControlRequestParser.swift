@@ -25,7 +25,7 @@ public enum ControlRequestParser {
     }()
 
     static let valueCommands = ["playItem", "skipForward", "skipBackward", "stepForward", "stepBackward", "setRepeat",
-                                "setScaling", "setVolume", "mute", "actionAtItemEnd", "seek", "status", "subscribe",
+                                "setScaling", "setVolume", "mute", "rate", "actionAtItemEnd", "seek", "status", "subscribe",
                                 "unsubscribe", "observe", "removeObserver", "load", "screenshot"]
 
     /// Every command name, sorted: what an unknown command's error lists.
@@ -100,6 +100,9 @@ public enum ControlRequestParser {
         case "setVolume":
             try fields.allowOnly(["volume"], for: name)
             return .action(.setVolume(try fields.number("volume", in: 0...1, hint: "from 0 to 1")))
+        case "rate":
+            try fields.allowOnly(["rate"], for: name)
+            return .action(.setRate(try fields.number("rate", in: RateClock.rates, hint: "from 0.25 to 4")))
         case "mute":
             try fields.allowOnly(["muted"], for: name)
             return .action(.setMuted(try fields.optionalBool("muted") ?? true))

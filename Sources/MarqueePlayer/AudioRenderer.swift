@@ -42,6 +42,12 @@ final class AudioRenderer: @unchecked Sendable {
     private var isStartHeld = false
     /// Frames handed to the output so far (audio thread only).
     private var framesSubmitted: Int64 = 0
+    /// Segments with a lower serial are dropped, not written: Int.max drops all (a rate other than
+    /// 1), a serial resumes the sound with the pipelines started from there on. Set by the present thread.
+    private let discardBelow = Atomic<Int>(0)
+    /// The segment being rendered is dropped (audio thread only).
+    private var isDiscarding = false
+    private var renderingSerial = 0
 
     /// Segment `serial` starts at frame `streamFrame` of the output's stream with item frame `itemFrame`.
     struct Anchor: Equatable {
@@ -67,6 +73,17 @@ final class AudioRenderer: @unchecked Sendable {
     /// The software volume for what is written from now on (0...1).
     func setGain(_ gain: Float) {
         targetGain.withLock { $0 = gain }
+    }
+
+    /// Drops segments whose serial is below `serial` instead of writing them (Int.max: all), so
+    /// the decoders never wait for the audio thread; a segment dropped in part is dropped to its end.
+    func discard(below serial: Int) {
+        discardBelow.store(serial, ordering: .releasing)
+    }
+
+    /// Segment `serial`'s audio is written, not dropped: its position on the device means something.
+    func plays(serial: Int) -> Bool {
+        serial >= discardBelow.load(ordering: .acquiring)
     }
 
     /// Pauses or resumes the device with the picture.
@@ -134,6 +151,9 @@ final class AudioRenderer: @unchecked Sendable {
         let fadeIn = header.cutAtStart || previousSegmentWasCut
         let fadeInFrom = header.firstOffset
         var endedNaturally = false
+        renderingSerial = segment.serial
+        isDiscarding = !plays(serial: segment.serial)
+        defer { isDiscarding = false }
         func gain(at frame: Int64) -> Float {
             var value: Float = 1
             if fadeIn, frame - fadeInFrom < Self.fadeFrames { value = Float(frame - fadeInFrom) / Float(Self.fadeFrames) }
@@ -147,10 +167,13 @@ final class AudioRenderer: @unchecked Sendable {
             case .header:
                 continue
             case .piece(let piece):
+                if !isDiscarding && !plays(serial: segment.serial) { isDiscarding = true }
+                if isDiscarding { continue }
                 written = place(piece, at: written, length: header.length, gain: gain)
             case .end:
-                if let length = header.length, written < length { writeSilence(frames: length - written) }
-                endedNaturally = true
+                if !isDiscarding && !plays(serial: segment.serial) { isDiscarding = true }
+                if !isDiscarding, let length = header.length, written < length { writeSilence(frames: length - written) }
+                endedNaturally = !isDiscarding
             }
         }
         previousSegmentWasCut = !endedNaturally
@@ -218,7 +241,13 @@ final class AudioRenderer: @unchecked Sendable {
     }
 
     private func write(_ samples: [Float]) {
+        if isDiscarding { return }
         startGate.withLock { while isStartHeld { startGate.wait() } }
+        // Dropped while it waited for the first picture.
+        if !plays(serial: renderingSerial) {
+            isDiscarding = true
+            return
+        }
         var samples = samples
         applyGain(to: &samples)
         framesSubmitted += Int64(samples.count / channels)

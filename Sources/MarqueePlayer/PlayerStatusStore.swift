@@ -6,7 +6,7 @@ import MarqueeCore
 public struct PlayerDetails: Sendable, Equatable {
     public var pauseAfterCurrentItem = false
     public var actionAtItemEnd = ActionAtItemEnd.advance
-    /// Playback rate: the player plays at 1 only (no rate command yet).
+    /// Playback rate (the `rate` command, 0.25 to 4); it stays while paused or stopped.
     public var rate = 1.0
     /// The source timestamp of the frame on screen, published with it: a seek's reply, sent from
     /// the present thread, finds it here before the frame's event reaches the fold.

@@ -86,6 +86,8 @@ extension QueuePlayer {
             changeVolume { $0.set(muted: muted) }
         case .setActionAtItemEnd(let action):
             cursor.actionAtItemEnd = action
+        case .setRate(let rate):
+            setRate(rate)
         case .seek(let time):
             begin(SeekRequest(time: time, toleranceBefore: .zero, toleranceAfter: .zero, source: nil, completion: { _ in }))
         case .quit: shutDown()

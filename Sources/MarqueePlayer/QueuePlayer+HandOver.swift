@@ -66,7 +66,7 @@ extension QueuePlayer {
     /// write); otherwise when it is due on the timeline, right after the item before it. Commands
     /// meanwhile act on the item on screen. False when a command replaced the item.
     func awaitStartWithoutPictures(_ pipeline: ItemPipeline) -> Bool {
-        let followsDevice = settings.followsAudioClock && audioRenderer != nil && pipeline.audio != nil
+        let followsDevice = settings.followsAudioClock && audioRenderer?.plays(serial: pipeline.serial) == true && pipeline.audio != nil
         while current === pipeline && !shouldStop {
             if !machine.wantsToPlay {
                 waitForCommand()

@@ -235,7 +235,7 @@ extension QueuePlayer {
     /// does not run ahead of it by the time the first frame takes to open and draw (63 ms
     /// measured under TCG: the first flash came that much after its beep). Items without video,
     /// failures, a stop and the end of the run release it too.
-    private func holdAudioForFirstPicture() {
+    func holdAudioForFirstPicture() {
         guard let audioRenderer else { return }
         audioRenderer.holdStart()
         isAudioHeldForFirstPicture = true
@@ -246,7 +246,8 @@ extension QueuePlayer {
     /// device's start-up time ahead of it (23–36 ms measured under TCG without this).
     private func startSound(with pipeline: ItemPipeline) {
         releaseAudioHold()
-        guard settings.followsAudioClock, let renderer = audioRenderer, pipeline.audio != nil else { return }
+        guard settings.followsAudioClock, let renderer = audioRenderer, pipeline.audio != nil,
+              renderer.plays(serial: pipeline.serial) else { return }
         let deadline = clock.now() + Self.soundStartLimit
         while clock.now() < deadline && !hasPendingWork {
             if let playing = renderer.playingPosition(), playing.serial == pipeline.serial, playing.itemFrame >= 0 {
@@ -271,7 +272,7 @@ extension QueuePlayer {
     /// Audio is the master clock: when the device is playing this item's audio, the schedule's
     /// origin moves so that what is heard now is what is due now. Only video moves.
     func followAudioClock(in pipeline: ItemPipeline) {
-        guard settings.followsAudioClock, let renderer = audioRenderer,
+        guard settings.followsAudioClock, let renderer = audioRenderer, renderer.plays(serial: pipeline.serial),
               let playing = renderer.playingPosition(), playing.serial == pipeline.serial, playing.itemFrame >= 0 else { return }
         let heard = MediaTime(playing.itemFrame, per: Int64(renderer.output.format.sampleRate))
         let now = clock.now()

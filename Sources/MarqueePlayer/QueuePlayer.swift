@@ -17,7 +17,10 @@ public final class QueuePlayer: @unchecked Sendable {
     let reloadHandler: (@Sendable (CommandSource) -> Void)?
     let opener: MediaOpening
     let video: VideoOutput
-    let clock: PlaybackClock
+    /// Playback time: the given clock at the playback rate. Everything that paces presentation
+    /// reads and sleeps on it; the status and its events keep the given clock (`realClock`).
+    let clock: RateClock
+    let realClock: PlaybackClock
     /// Where events go (the session's delivery thread); `emit(_:)` folds them into the status first.
     let deliver: @Sendable (PlayerEvent) -> Void
     let statusStore: PlayerStatusStore
@@ -112,7 +115,8 @@ public final class QueuePlayer: @unchecked Sendable {
         self.settings = settings
         self.opener = opener
         self.video = video
-        self.clock = clock
+        self.clock = RateClock(base: clock)
+        self.realClock = clock
         self.deliver = events
         let volume = VolumeControl(volume: settings.volume)
         self.volume = volume
@@ -300,6 +304,6 @@ public final class QueuePlayer: @unchecked Sendable {
 
     /// Where playback is and what plays, as the control socket's `status` reports it.
     public func status() -> PlayerStatusSnapshot {
-        statusStore.snapshot(at: clock.now().seconds)
+        statusStore.snapshot(at: realClock.now().seconds)
     }
 }

@@ -13,7 +13,7 @@ struct CtlCommand: ParsableCommand {
         Commands: status, watch [EVENT...], screenshot -o FILE.png, play, pause, togglePlayPause, stop, next, previous, \
         playItem INDEX (0-based), skipForward [SECONDS], skipBackward [SECONDS], stepForward [COUNT], stepBackward [COUNT], \
         seek TIME, cycleRepeatMode, setRepeat off|one|all|shuffle, cycleScalingMode, setScaling MODE, volumeUp, volumeDown, \
-        setVolume LEVEL, mute [on|off], toggleMute, pauseAfterCurrentItem, actionAtItemEnd advance|pause|none, \
+        setVolume LEVEL, mute [on|off], toggleMute, rate RATE (0.25 to 4), pauseAfterCurrentItem, actionAtItemEnd advance|pause|none, \
         load CONFIG [--append], observe every SECONDS, observe at TIME... [--item INDEX], reload, quit. \
         `raw JSON` sends one request line as it is.
         """

@@ -84,6 +84,59 @@ import Testing
         #expect(player.run.terminate() == 0)
     }
 
+    /// `rate`: the timeline (the frames' `time`) runs twice as fast as wall time (the log's `t`) at
+    /// 2, and at 1 again once set back; the status says which, and the command is logged with it.
+    @Test func rateChangesHowFastPlaybackRunsAgainstWallTime() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let player = try ControlledPlayer(arguments: ["play", "a.mp4", "--output", "headless:160x90", "--repeat", "all",
+                                                      "--clock", "realtime", "--audio", "null"], in: folder)
+        #expect(player.run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+        #expect(try player.status()["rate"] as? Double == 1)
+
+        /// Timeline seconds per wall second over the frames shown in the second after `since`.
+        func pace(after since: Double) -> Double? {
+            _ = player.run.waitForEvents(seconds: 20) { events in
+                events.contains { $0["event"] as? String == "frame" && ($0["t"] as? Double ?? 0) > since + 1.2 }
+            }
+            let frames = player.run.events().filter {
+                $0["event"] as? String == "frame" && $0["dropped"] as? Bool != true
+                    && ($0["t"] as? Double).map { $0 > since + 0.2 && $0 < since + 1.2 } == true
+            }
+            guard let first = frames.first, let last = frames.last,
+                  let t0 = first["t"] as? Double, let t1 = last["t"] as? Double, t1 - t0 > 0.5,
+                  let time0 = first["time"] as? Double, let time1 = last["time"] as? Double else { return nil }
+            return (time1 - time0) / (t1 - t0)
+        }
+        func lastT() -> Double { player.run.events().last?["t"] as? Double ?? 0 }
+        /// The reply comes when the command is queued; the status says so once the player took it.
+        func statusRate(becomes rate: Double) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                if (try? player.status()["rate"] as? Double) == rate { return true }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return false
+        }
+
+        #expect(try player.request(["command": "rate", "rate": 2])["ok"] as? Bool == true)
+        #expect(statusRate(becomes: 2))
+        let fast = pace(after: lastT())
+        #expect(fast.map { abs($0 - 2) < 0.3 } == true, "\(String(describing: fast)) timeline seconds per second at rate 2")
+
+        let refused = try player.request(["command": "rate", "rate": 8])
+        #expect(refused["ok"] as? Bool == false && (refused["error"] as? String)?.contains("from 0.25 to 4") == true, "\(refused)")
+
+        #expect(try player.request(["command": "rate", "rate": 1])["ok"] as? Bool == true)
+        #expect(statusRate(becomes: 1))
+        let normal = pace(after: lastT())
+        #expect(normal.map { abs($0 - 1) < 0.2 } == true, "\(String(describing: normal)) timeline seconds per second at rate 1")
+
+        #expect(player.run.terminate() == 0)
+        let rates = Self.commands(player.run).filter { $0["command"] as? String == "rate" }
+        #expect(rates.map { $0["rate"] as? Double } == [2, 1] && rates.allSatisfy { $0["source"] as? String == "control" }, "\(rates)")
+        #expect(player.run.standardError().contains("info: command rate 2 from control client"), "\(player.run.standardError())")
+    }
+
     @Test func subscribersObserversAndConfigCuesFollowThePresentedTimeline() throws {
         let folder = try PlayCommandTests.workspace.get()
         try """

@@ -18,6 +18,9 @@ import Testing
         (#"{"command":"setScaling","mode":"fill"}"#, ControlRequest(id: nil, command: .action(.setScaling(.fill)))),
         (#"{"command":"setVolume","volume":0.5}"#, ControlRequest(id: nil, command: .action(.setVolume(0.5)))),
         (#"{"command":"mute","muted":false}"#, ControlRequest(id: nil, command: .action(.setMuted(false)))),
+        (#"{"command":"rate","rate":2}"#, ControlRequest(id: nil, command: .action(.setRate(2)))),
+        (#"{"command":"rate","rate":0.25}"#, ControlRequest(id: nil, command: .action(.setRate(0.25)))),
+        (#"{"command":"rate","rate":4.0}"#, ControlRequest(id: nil, command: .action(.setRate(4)))),
         (#"{"command":"actionAtItemEnd","action":"none"}"#, ControlRequest(id: nil, command: .action(.setActionAtItemEnd(.none)))),
         (#"{"command":"reload"}"#, ControlRequest(id: nil, command: .action(.reload))),
         (#"{"command":"quit","id":1.5}"#, ControlRequest(id: .number(1.5), command: .action(.quit))),
@@ -55,6 +58,13 @@ import Testing
         (#"{"command":"setRepeat","mode":"twice"}"#, "'mode' must be one of off, one, all, shuffle, not 'twice'"),
         (#"{"command":"setVolume","volume":2}"#, "'volume' must be a number from 0 to 1"),
         (#"{"command":"mute","muted":"yes"}"#, "'muted' must be true or false"),
+        (#"{"command":"rate","rate":5}"#, "'rate' must be a number from 0.25 to 4"),
+        (#"{"command":"rate","rate":0.2}"#, "'rate' must be a number from 0.25 to 4"),
+        (#"{"command":"rate","rate":-1}"#, "'rate' must be a number from 0.25 to 4"),
+        (#"{"command":"rate","rate":"fast"}"#, "'rate' must be a number from 0.25 to 4"),
+        (#"{"command":"rate","rate":true}"#, "'rate' must be a number from 0.25 to 4"),
+        (#"{"command":"rate"}"#, "'rate' must be a number from 0.25 to 4"),
+        (#"{"command":"rate","rate":2,"speed":2}"#, "rate takes 'rate', not 'speed'"),
         (#"{"command":"stepForward","count":0}"#, "'count' must be a whole number from 1 to 1000"),
         (#"{"command":"skipForward","seconds":0}"#, "'seconds' must be above 0"),
         (#"{"command":"subscribe","events":["nope"]}"#, "unknown event 'nope'"),
@@ -119,5 +129,10 @@ import Testing
         #expect(try ControlCommandLine.request(["next"], workingDirectory: "/")["command"] as? String == "next")
         #expect(throws: ControlCommandLine.Usage.self) { try ControlCommandLine.request(["next", "3"], workingDirectory: "/") }
         #expect(throws: ControlCommandLine.Usage.self) { try ControlCommandLine.request(["playItem", "two"], workingDirectory: "/") }
+        let rate = try ControlCommandLine.request(["rate", "0.5"], workingDirectory: "/")
+        #expect(rate["command"] as? String == "rate" && rate["rate"] as? Double == 0.5)
+        #expect(try ControlCommandLine.request(["rate", "2"], workingDirectory: "/")["rate"] as? Int == 2)
+        #expect(throws: ControlCommandLine.Usage.self) { try ControlCommandLine.request(["rate"], workingDirectory: "/") }
+        #expect(throws: ControlCommandLine.Usage.self) { try ControlCommandLine.request(["rate", "fast"], workingDirectory: "/") }
     }
 }

@@ -109,6 +109,7 @@ public struct EventLogRecord: Encodable, Sendable {
         case .setMuted(let muted): try fields.encode(muted, forKey: Key("muted"))
         case .setActionAtItemEnd(let action): try fields.encode(action, forKey: Key("action"))
         case .seek(let time): try fields.encode(time.seconds, forKey: Key("to"))
+        case .setRate(let rate): try fields.encode(rate, forKey: Key("rate"))
         case .command, .quit, .reload: break
         }
     }

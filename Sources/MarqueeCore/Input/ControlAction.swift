@@ -23,6 +23,9 @@ public enum ControlAction: Sendable, Equatable, CustomStringConvertible {
     case setActionAtItemEnd(ActionAtItemEnd)
     /// Exact seek within the item on screen, in its media time (the socket's seek has a reply).
     case seek(to: MediaTime)
+    /// Playback rate (AVPlayer.rate), `RateClock.rates`: playback time runs this many times as fast
+    /// as the clock, until changed.
+    case setRate(Double)
 
     /// What a key asked for, on the same path as every other source.
     public init(_ intent: KeyIntent) {
@@ -48,6 +51,7 @@ public enum ControlAction: Sendable, Equatable, CustomStringConvertible {
         case .setMuted: "mute"
         case .setActionAtItemEnd: "actionAtItemEnd"
         case .seek: "seek"
+        case .setRate: "rate"
         }
     }
 
@@ -63,6 +67,7 @@ public enum ControlAction: Sendable, Equatable, CustomStringConvertible {
         case .setMuted(let muted): muted ? "mute" : "unmute"
         case .setActionAtItemEnd(let action): "actionAtItemEnd \(action.rawValue)"
         case .seek(let time): "seek \(shortNumber(time.seconds)) s"
+        case .setRate(let rate): "rate \(shortNumber(rate))"
         default: name
         }
     }

@@ -102,6 +102,26 @@ public struct MediaTime: Sendable, Hashable, Comparable {
         Int128(lhs.numerator) * Int128(rhs.denominator) < Int128(rhs.numerator) * Int128(lhs.denominator)
     }
 
+    /// This span times a ratio (a playback rate), exact while the result's denominator stays
+    /// within `timescale`; otherwise rounded down (or up) to `1/timescale`, so sums with stream
+    /// times keep fitting 64 bits.
+    public func multiplied(by factor: MediaTime, timescale: Int64 = 1_000_000_000, roundingUp: Bool = false) -> MediaTime {
+        var n = Int128(numerator) * Int128(factor.numerator)
+        var d = Int128(denominator) * Int128(factor.denominator)
+        let divisor = Self.greatestCommonDivisor(n.magnitude, d.magnitude)
+        n /= Int128(divisor)
+        d /= Int128(divisor)
+        if d <= Int128(timescale), let narrow = Int64(exactly: n) { return MediaTime(narrow, per: Int64(d)) }
+        let scaled = n * Int128(timescale)
+        var ticks = scaled / d
+        if scaled % d != 0 {
+            if roundingUp && scaled > 0 { ticks += 1 }
+            if !roundingUp && scaled < 0 { ticks -= 1 }
+        }
+        guard let narrow = Int64(exactly: ticks) else { preconditionFailure("MediaTime overflow scaling \(self) by \(factor)") }
+        return MediaTime(narrow, per: timescale)
+    }
+
     public func clamped(to range: ClosedRange<MediaTime>) -> MediaTime {
         Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
     }

@@ -1,0 +1,162 @@
+import Foundation
+import MarqueeCore
+import Synchronization
+import Testing
+@testable import MarqueePlayer
+
+/// The playback rate on the virtual clock: playback time runs `rate` times as fast as the clock,
+/// every frame still has its slot (the virtual clock drops none), and a change keeps the timeline
+/// continuous.
+@Suite struct QueuePlayerRateTests {
+    static let frameDuration = MediaTime(1, per: 25)
+
+    /// Each frame event with the clock time it was presented at.
+    final class ClockedFrames: @unchecked Sendable {
+        struct Frame { var clock: MediaTime; var pts: MediaTime; var time: MediaTime; var dropped: Bool }
+        let clock: VirtualClock
+        let recorder = EventRecorder()
+        private let lock = NSLock()
+        private var recorded: [Frame] = []
+        /// Runs on the present thread with each frame (e.g. to send a command at one).
+        var onFrame: @Sendable (Frame) -> Void = { _ in }
+
+        init(clock: VirtualClock) { self.clock = clock }
+
+        func record(_ event: PlayerEvent) {
+            if case .frame(_, let pts, let time, let dropped) = event {
+                let frame = Frame(clock: clock.now(), pts: pts, time: time, dropped: dropped)
+                lock.withLock { recorded.append(frame) }
+                onFrame(frame)
+            }
+            recorder.record(event)
+        }
+
+        var frames: [Frame] { lock.withLock { recorded } }
+    }
+
+    /// A 100-frame (4 s) clip, repeat off, played to its end; `prepare` runs before it starts.
+    private func play(frames: Int = 100, audio: AudioOutput? = nil, withAudio: Bool = false,
+                      prepare: (QueuePlayer, ClockedFrames) -> Void) -> (ClockedFrames, QueuePlayer) {
+        let clock = VirtualClock()
+        let log = ClockedFrames(clock: clock)
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let player = QueuePlayer(items: [QueueItem(url: "clip")], settings: settings,
+                                 opener: ScriptedMedia(["clip": .video(frames: frames, frameDuration: Self.frameDuration, withAudio: withAudio)]),
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 32, height: 18)), audio: audio,
+                                 clock: clock, events: { log.record($0) })
+        prepare(player, log)
+        player.start()
+        #expect(player.waitUntilFinished(graceAfterShutDown: 10))
+        return (log, player)
+    }
+
+    private func expectEveryFrameShown(_ frames: [ClockedFrames.Frame], count: Int = 100) {
+        #expect(frames.count == count)
+        #expect(frames.allSatisfy { !$0.dropped })
+        #expect(frames.map(\.pts) == (0..<count).map { Self.frameDuration * Int64($0) })
+        #expect(frames.map(\.time) == frames.map(\.pts), "the timeline is playback time: one frame slot after another")
+    }
+
+    @Test func atRateTwoFourSecondsPlayInTwo() {
+        let (log, player) = play { player, _ in player.send(.setRate(2), from: .application) }
+        let frames = log.frames
+        expectEveryFrameShown(frames)
+        for frame in frames { #expect(frame.clock == frame.time.multiplied(by: MediaTime(1, per: 2))) }
+        // The item ends after its last frame's slot: 4 s of media, 2 s of clock.
+        #expect(log.clock.now() == MediaTime(seconds: 2))
+        #expect(player.status().details.rate == 2)
+        #expect(!log.recorder.events.contains { if case .timeJumped = $0 { true } else { false } })
+    }
+
+    @Test func atRateOneHalfFourSecondsPlayInEight() {
+        let (log, player) = play { player, _ in player.send(.setRate(0.5), from: .application) }
+        let frames = log.frames
+        expectEveryFrameShown(frames)
+        for frame in frames { #expect(frame.clock == frame.time * 2) }
+        #expect(log.clock.now() == MediaTime(seconds: 8))
+        #expect(player.status().details.rate == 0.5)
+    }
+
+    /// One second at 1, then 2: the frame after the change is the next one, on the same timeline,
+    /// and the rest of the clip takes half as long.
+    @Test func aChangeMidItemKeepsTheTimelineContinuous() {
+        let (log, _) = play { player, log in
+            log.onFrame = { frame in
+                if frame.pts == MediaTime(seconds: 1) { player.send(.setRate(2), from: .application) }
+                if frame.pts == MediaTime(seconds: 3) { player.send(.setRate(0.25), from: .application) }
+            }
+        }
+        let frames = log.frames
+        expectEveryFrameShown(frames)
+        for frame in frames {
+            let expected: MediaTime
+            if frame.time <= MediaTime(seconds: 1) {
+                expected = frame.time
+            } else if frame.time <= MediaTime(seconds: 3) {
+                expected = MediaTime(seconds: 1) + (frame.time - MediaTime(seconds: 1)).multiplied(by: MediaTime(1, per: 2))
+            } else {
+                expected = MediaTime(seconds: 2) + (frame.time - MediaTime(seconds: 3)) * 4
+            }
+            #expect(frame.clock == expected, "frame \(frame.pts)")
+        }
+        #expect(log.clock.now() == MediaTime(seconds: 6))
+        #expect(!log.recorder.events.contains { if case .timeJumped = $0 { true } else { false } })
+        #expect(log.recorder.events.contains(.command(.setRate(2), source: .application)))
+    }
+
+    /// A pause at rate 2 holds the picture; play resumes on the same timeline at the same rate.
+    @Test func pauseAndPlayKeepTheRate() {
+        let (log, player) = play { player, log in
+            player.send(.setRate(2), from: .application)
+            log.onFrame = { frame in
+                if frame.pts == MediaTime(seconds: 1) {
+                    player.send(.pause)
+                    // Paused for a second of clock time, then on.
+                    Thread { log.recorder.wait { $0.contains(.playbackStateChanged(from: .playing, to: .paused)) }
+                        log.clock.advance(by: MediaTime(seconds: 1))
+                        player.send(.play) }.start()
+                }
+            }
+        }
+        let frames = log.frames
+        expectEveryFrameShown(frames)
+        #expect(player.status().details.rate == 2)
+        for frame in frames where frame.time > MediaTime(seconds: 1) {
+            // Paused at clock 0.5 (playback 1), resumed at 1.5: a second of clock later.
+            #expect(frame.clock == MediaTime(seconds: 1) + frame.time.multiplied(by: MediaTime(1, per: 2)), "frame \(frame.pts) after the pause")
+        }
+        #expect(!log.recorder.events.contains { if case .timeJumped = $0 { true } else { false } })
+    }
+
+    /// With an audio output, a rate other than 1 drops the decoded sound instead of queueing it at
+    /// 1x: at 4 the pipeline never waits on the audio thread, every frame is shown, and nothing of
+    /// the clip's sound is written.
+    @Test func audioIsDroppedAtAnotherRate() {
+        let audio = NullAudioOutput(keepsSamples: false)
+        let (log, _) = play(frames: 400, audio: audio, withAudio: true) { player, _ in player.send(.setRate(4), from: .application) }
+        expectEveryFrameShown(log.frames, count: 400)
+        #expect(log.clock.now() == MediaTime(seconds: 4))
+        #expect(audio.framesWritten == 0)
+    }
+
+    /// Back at 1 the sound comes back from the position on screen (a seek with the sound), and
+    /// plays to the item's end.
+    @Test func soundResumesAtRateOne() {
+        let audio = NullAudioOutput(keepsSamples: false)
+        let (log, _) = play(audio: audio, withAudio: true) { player, log in
+            player.send(.setRate(2), from: .application)
+            log.onFrame = { frame in
+                if frame.pts == MediaTime(seconds: 2) { player.send(.setRate(1), from: .application) }
+            }
+        }
+        let shown = log.frames.filter { !$0.dropped }
+        #expect(shown.first?.pts == .zero)
+        #expect(shown.last?.pts == Self.frameDuration * 99)
+        // The last two seconds are heard (the sound comes back with the frame on screen at 2 s).
+        let rate = Int64(audio.format.sampleRate)
+        #expect(audio.framesWritten >= rate * 2 - rate / 25 && audio.framesWritten <= rate * 2 + rate / 10,
+                "\(audio.framesWritten) frames written")
+    }
+}
