@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
 done
 
 # The libraries the release binary links (Debian 12 / Raspberry Pi OS bookworm names).
-RUNTIME_PACKAGES=(libavformat59 libavcodec59 libavutil57 libswscale6 libswresample4
+RUNTIME_PACKAGES=(libavformat59 libavcodec59 libavutil57 libswscale6 libswresample4 libavfilter8
                   libdrm2 libasound2 libevdev2 alsa-utils)
 GROUPS_NEEDED=(video audio input render)
 

@@ -12,6 +12,9 @@
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersrc.h>
+#include <libavfilter/buffersink.h>
 
 // Swift cannot import function-like or cast-bearing macros; these wrappers carry them over.
 

@@ -11,6 +11,7 @@ enum StatusReport {
             "state": status.state.rawValue,
             "loadState": status.loadState.rawValue,
             "rate": details.rate,
+            "soundAtRate": details.soundAtRate.rawValue,
             "repeat": status.repeatMode.rawValue,
             "scaling": status.scaling.rawValue,
             "volume": status.volume,

@@ -6,6 +6,10 @@ import Synchronization
 /// present thread scheduled the items, so the sound runs on across item changes and loops with no
 /// gap: silence where an item has no audio (a still, a video-only file, audio that ends early),
 /// truncation at an item's end, and a few milliseconds of fade where audio is cut mid-stream.
+///
+/// At a playback rate other than 1 what it lays out is time-stretched on its way to the device
+/// (`AudioTimeStretching`): the layout stays in item frames, and each anchor says at what rate the
+/// device frames after it stand for item frames.
 final class AudioRenderer: @unchecked Sendable {
     /// How an item's audio opens: written by its decode thread once the timing is known.
     struct Header: Sendable {
@@ -48,12 +52,27 @@ final class AudioRenderer: @unchecked Sendable {
     /// The segment being rendered is dropped (audio thread only).
     private var isDiscarding = false
     private var renderingSerial = 0
+    /// Makes the stretchers; nil: the player never asks for another rate with sound.
+    private let stretching: AudioTimeStretching?
+    /// The rate the present thread asked for, as an exact ratio.
+    private let targetRate = Mutex(MediaTime(1, per: 1))
+    /// The rate what is written now is stretched to, and its stretcher (audio thread only).
+    private var appliedRate = MediaTime(1, per: 1)
+    private var stretcher: AudioTimeStretcher?
 
-    /// Segment `serial` starts at frame `streamFrame` of the output's stream with item frame `itemFrame`.
+    /// Segment `serial` starts at frame `streamFrame` of the output's stream with item frame
+    /// `itemFrame`; from there each device frame stands for `rate` item frames.
     struct Anchor: Equatable {
         var serial: Int
         var streamFrame: Int64
         var itemFrame: Int64
+        var rate = MediaTime(1, per: 1)
+
+        func itemFrame(atStreamFrame frame: Int64) -> Int64 {
+            let played = frame - streamFrame
+            if rate == MediaTime(1, per: 1) { return itemFrame + played }
+            return itemFrame + played * rate.numerator / rate.denominator
+        }
     }
 
     /// What the device is playing now: which segment, and which frame of its item (0 at the item's start).
@@ -63,8 +82,10 @@ final class AudioRenderer: @unchecked Sendable {
     }
 
     /// `reportError` hears each new kind of write failure once, not once per block.
-    init(output: AudioOutput, gain: Float = 1, reportError: @escaping @Sendable (String) -> Void) {
+    init(output: AudioOutput, gain: Float = 1, stretching: AudioTimeStretching? = nil,
+         reportError: @escaping @Sendable (String) -> Void) {
         self.output = output
+        self.stretching = stretching
         self.reportError = reportError
         targetGain = Mutex(gain)
         appliedGain = gain
@@ -86,6 +107,12 @@ final class AudioRenderer: @unchecked Sendable {
         serial >= discardBelow.load(ordering: .acquiring)
     }
 
+    /// What is written from now on is stretched to `rate` (an exact ratio; 1: as it is). The device
+    /// still holds what was written before at the old pace, so the sound follows one buffer later.
+    func setRate(_ rate: MediaTime) {
+        targetRate.withLock { $0 = rate }
+    }
+
     /// Pauses or resumes the device with the picture.
     func setPaused(_ paused: Bool) {
         output.setPaused(paused)
@@ -100,13 +127,14 @@ final class AudioRenderer: @unchecked Sendable {
             // Older anchors can never be played again.
             if index > 0 { anchors.removeFirst(index) }
             let anchor = anchors[0]
-            return PlayingPosition(serial: anchor.serial, itemFrame: played - anchor.streamFrame + anchor.itemFrame)
+            return PlayingPosition(serial: anchor.serial, itemFrame: anchor.itemFrame(atStreamFrame: played))
         }
     }
 
     func start() {
         let thread = Thread { [self] in
             while let segment = schedule.pop() { render(segment) }
+            endStretch()
             // What was written plays out before the run ends: the last ~100 ms would be lost.
             output.drain()
             finished.withLock {
@@ -142,16 +170,13 @@ final class AudioRenderer: @unchecked Sendable {
             return
         }
         var written = header.firstOffset
-        let anchor = Anchor(serial: segment.serial, streamFrame: framesSubmitted, itemFrame: header.firstOffset)
-        anchors.withLock { anchors in
-            // Without a clock nobody prunes them; a device buffer never spans this many items.
-            if anchors.count >= Self.anchorsKept { anchors.removeFirst() }
-            anchors.append(anchor)
-        }
+        // Each item is stretched from its own first frame: its anchor is exact.
+        endStretch()
+        renderingSerial = segment.serial
+        beginStretch(at: header.firstOffset)
         let fadeIn = header.cutAtStart || previousSegmentWasCut
         let fadeInFrom = header.firstOffset
         var endedNaturally = false
-        renderingSerial = segment.serial
         isDiscarding = !plays(serial: segment.serial)
         defer { isDiscarding = false }
         func gain(at frame: Int64) -> Float {
@@ -172,7 +197,7 @@ final class AudioRenderer: @unchecked Sendable {
                 written = place(piece, at: written, length: header.length, gain: gain)
             case .end:
                 if !isDiscarding && !plays(serial: segment.serial) { isDiscarding = true }
-                if !isDiscarding, let length = header.length, written < length { writeSilence(frames: length - written) }
+                if !isDiscarding, let length = header.length, written < length { writeSilence(frames: length - written, at: written) }
                 endedNaturally = !isDiscarding
             }
         }
@@ -185,7 +210,7 @@ final class AudioRenderer: @unchecked Sendable {
         var position = written
         if piece.offset > position {
             let gap = min(piece.offset, length ?? piece.offset) - position
-            if gap > 0 { writeSilence(frames: gap) }
+            if gap > 0 { writeSilence(frames: gap, at: position) }
             position += max(gap, 0)
         }
         let pieceFrames = Int64(piece.samples.count / channels)
@@ -200,7 +225,7 @@ final class AudioRenderer: @unchecked Sendable {
                 for channel in 0..<channels { samples[frame * channels + channel] *= factor }
             }
         }
-        write(samples)
+        write(samples, at: piece.offset + first)
         return piece.offset + last
     }
 
@@ -219,13 +244,59 @@ final class AudioRenderer: @unchecked Sendable {
         }
     }
 
-    private func writeSilence(frames: Int64) {
+    private func writeSilence(frames: Int64, at itemFrame: Int64) {
         var remaining = frames
         while remaining > 0 {
             let slice = min(remaining, Self.silenceSliceFrames)
-            write([Float](repeating: 0, count: Int(slice) * channels))
+            write([Float](repeating: 0, count: Int(slice) * channels), at: itemFrame + frames - remaining)
             remaining -= slice
         }
+    }
+
+    /// Starts laying out at `itemFrame` of the segment being rendered, at the rate asked for now:
+    /// an anchor, and a stretcher when the rate is not 1.
+    private func beginStretch(at itemFrame: Int64) {
+        appliedRate = targetRate.withLock { $0 }
+        if appliedRate != MediaTime(1, per: 1), let stretching {
+            do {
+                stretcher = try stretching.makeStretcher(rate: appliedRate.seconds, format: output.format)
+            } catch {
+                // Written at its own pace the sound drifts from the picture, but it never stops.
+                reportOnce("audio at rate \(appliedRate.seconds): \(error)")
+            }
+        }
+        addAnchor(at: itemFrame)
+    }
+
+    /// Device frames from here on stand for item frames from `itemFrame` on, at the stretcher's rate.
+    private func addAnchor(at itemFrame: Int64) {
+        let anchor = Anchor(serial: renderingSerial, streamFrame: framesSubmitted, itemFrame: itemFrame,
+                            rate: stretcher == nil ? MediaTime(1, per: 1) : appliedRate)
+        anchors.withLock { anchors in
+            // Without a clock nobody prunes them; a device buffer never spans this many items.
+            if anchors.count >= Self.anchorsKept { anchors.removeFirst() }
+            anchors.append(anchor)
+        }
+    }
+
+    /// Writes what the stretcher still holds and lets it go.
+    private func endStretch() {
+        guard let stretcher else { return }
+        self.stretcher = nil
+        // The tail of a segment that was dropped is dropped with it.
+        guard !isDiscarding, plays(serial: renderingSerial) else { return }
+        startGate.withLock { while isStartHeld { startGate.wait() } }
+        do {
+            submit(try stretcher.finish())
+        } catch {
+            reportOnce("audio at rate \(appliedRate.seconds): \(error)")
+        }
+    }
+
+    /// Reports a failure unless it is the one reported last (a device fails block after block).
+    private func reportOnce(_ message: String) {
+        if message != lastError { reportError(message) }
+        lastError = message
     }
 
     /// Until `releaseStart`, nothing reaches the device: the first write waits.
@@ -240,7 +311,9 @@ final class AudioRenderer: @unchecked Sendable {
         }
     }
 
-    private func write(_ samples: [Float]) {
+    /// Writes item frames starting at `itemFrame` of the segment being rendered, stretched when
+    /// the rate is not 1; a rate change starts a new stretch (and anchor) at that frame.
+    private func write(_ samples: [Float], at itemFrame: Int64) {
         if isDiscarding { return }
         startGate.withLock { while isStartHeld { startGate.wait() } }
         // Dropped while it waited for the first picture.
@@ -248,6 +321,25 @@ final class AudioRenderer: @unchecked Sendable {
             isDiscarding = true
             return
         }
+        if targetRate.withLock({ $0 }) != appliedRate {
+            endStretch()
+            beginStretch(at: itemFrame)
+        }
+        guard let stretcher else { return submit(samples) }
+        do {
+            submit(try stretcher.process(samples))
+        } catch {
+            // The rest of this stretch goes out at its own pace rather than not at all.
+            reportOnce("audio at rate \(appliedRate.seconds): \(error)")
+            self.stretcher = nil
+            addAnchor(at: itemFrame)
+            submit(samples)
+        }
+    }
+
+    /// Hands device frames to the output, at the volume.
+    private func submit(_ samples: [Float]) {
+        guard !samples.isEmpty else { return }
         var samples = samples
         applyGain(to: &samples)
         framesSubmitted += Int64(samples.count / channels)
@@ -256,9 +348,7 @@ final class AudioRenderer: @unchecked Sendable {
             lastError = nil
         } catch {
             // A device that fails a write loses that audio, not the playlist.
-            let message = "audio output: \(error)"
-            if message != lastError { reportError(message) }
-            lastError = message
+            reportOnce("audio output: \(error)")
         }
     }
 }

@@ -8,6 +8,8 @@ public struct PlayerDetails: Sendable, Equatable {
     public var actionAtItemEnd = ActionAtItemEnd.advance
     /// Playback rate (the `rate` command, 0.25 to 4); it stays while paused or stopped.
     public var rate = 1.0
+    /// What is heard at that rate: time-stretched, or muted where the backend cannot stretch.
+    public var soundAtRate = SoundAtRate.normal
     /// The source timestamp of the frame on screen, published with it: a seek's reply, sent from
     /// the present thread, finds it here before the frame's event reaches the fold.
     public var framePTS: MediaTime?

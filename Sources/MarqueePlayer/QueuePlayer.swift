@@ -26,6 +26,10 @@ public final class QueuePlayer: @unchecked Sendable {
     let statusStore: PlayerStatusStore
     /// Lays the items' audio end to end on the audio output; nil plays video only.
     let audioRenderer: AudioRenderer?
+    /// Time-stretches the sound at a rate other than 1; nil (or failing): the sound is muted then.
+    let audioStretching: AudioTimeStretching?
+    /// Whether the sound at a rate other than 1 is stretched: learnt at the first such rate.
+    var stretchesSound: Bool?
     /// Called from the present thread's loop at least every `heartbeatInterval` while the loop is
     /// alive (playing, paused, holding a still, stopped or idle); never while it is stuck, e.g. in
     /// a screen's page flip that does not complete. The systemd watchdog is pinged from here.
@@ -106,7 +110,7 @@ public final class QueuePlayer: @unchecked Sendable {
     var drawnRect: PixelRect?
 
     public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
-                audio: AudioOutput? = nil, clock: PlaybackClock, heartbeat: @escaping @Sendable () -> Void = {},
+                audio: AudioOutput? = nil, audioStretching: AudioTimeStretching? = nil, clock: PlaybackClock, heartbeat: @escaping @Sendable () -> Void = {},
                 reload: (@Sendable (CommandSource) -> Void)? = nil,
                 events: @escaping @Sendable (PlayerEvent) -> Void) {
         self.heartbeat = heartbeat
@@ -124,7 +128,10 @@ public final class QueuePlayer: @unchecked Sendable {
                                                                scaling: settings.scaling, volume: volume.volume),
                                       details: PlayerDetails(screenSize: video.screenSize))
         statusStore = store
-        audioRenderer = audio.map { AudioRenderer(output: $0, gain: volume.gain, reportError: { message in events(.error(message: message)) }) }
+        audioRenderer = audio.map {
+            AudioRenderer(output: $0, gain: volume.gain, stretching: audioStretching, reportError: { message in events(.error(message: message)) })
+        }
+        self.audioStretching = audioStretching
         self.cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)
         cursor.actionAtItemEnd = settings.actionAtItemEnd
         self.machine = PlaybackStateMachine(repeatMode: settings.repeatMode, scalingMode: settings.scaling)

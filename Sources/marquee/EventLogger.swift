@@ -47,6 +47,13 @@ final class EventLogger: @unchecked Sendable {
             logger.info("playlist replaced: \(count) item\(count == 1 ? "" : "s"), \(immediately ? "now" : "from the next item")")
         case .volumeChanged(let volume, let muted):
             logger.info("volume: \(Int((volume * 100).rounded())) %\(muted ? " (muted)" : "")")
+        case .rateChanged(let rate, let sound):
+            let heard = switch sound {
+            case .normal: ""
+            case .stretched: ", sound time-stretched (pitch kept)"
+            case .muted: ", sound muted"
+            }
+            logger.info("rate: \(rate)\(heard)")
         case .playbackStalled:
             stalledAt = .now
             logger.warning("\(itemLabel) stalled: its source is slower than real time; waiting until it can keep up")

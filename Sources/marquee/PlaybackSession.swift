@@ -85,7 +85,7 @@ final class PlaybackSession {
         let player = QueuePlayer(items: plan.items, settings: settings,
                                  opener: FFmpegMediaOpener(options: openOptions, warn: { [logger] in logger.warning("\($0)") }),
                                  video: video.output,
-                                 audio: audio.output, clock: clock,
+                                 audio: audio.output, audioStretching: FFmpegAudioTimeStretching(), clock: clock,
                                  heartbeat: { pinger?.tick() },
                                  reload: reload,
                                  events: { [delivery] in delivery.post($0, at: clock.now().seconds) })

@@ -16,6 +16,10 @@ enum StatusTable {
         } else {
             rows.append(("item", "-/\(count)"))
         }
+        if let rate = status["rate"] as? Double, rate != 1 {
+            let sound = status["soundAtRate"] as? String == "stretched" ? "sound time-stretched" : "sound muted"
+            rows.append(("rate", String(format: "%gx (%@)", rate, sound)))
+        }
         rows.append(("repeat", status["repeat"] as? String ?? "?"))
         rows.append(("scaling", status["scaling"] as? String ?? "?"))
         let volume = Int(((status["volume"] as? Double ?? 0) * 100).rounded())

@@ -62,20 +62,39 @@ import Testing
         #expect(capture.count == (24000 + 72000) * 2, "0.5 s at 44.1 kHz and 1.5 s at 48 kHz, both at 48 kHz")
     }
 
-    private func play(_ items: [QueueItem], settings: PlayerSettings = PlayerSettings()) throws -> [Float] {
+    /// At a rate other than 1 the sound is time-stretched on its way to the device: 0.5 s of
+    /// silence then 1 s of 1 kHz takes 1.5 s / rate, the tone starts at 0.5 s / rate, and it is
+    /// still 1 kHz. atempo smears a change over its window (2048 frames of media time at 48 kHz),
+    /// so the tone's start is found to within one.
+    @Test(arguments: [0.5, 2.0])
+    func atAnotherRateTheSoundIsStretchedWithItsPitchKept(rate: Double) throws {
+        let capture = try play([QueueItem(url: try Fixture.path(.silenceThenTone))], rate: rate)
+        let left = stride(from: 0, to: capture.count, by: 2).map { capture[$0] }
+        let expected = 1.5 * 48000 / rate
+        #expect(abs(Double(left.count) - expected) * rate < 2048, "\(left.count) frames at rate \(rate), expected \(expected)")
+        let toneStart = try #require(left.firstIndex { abs($0) > 0.02 })
+        #expect(abs(Double(toneStart) - 0.5 * 48000 / rate) * rate < 2048, "the tone from frame \(toneStart)")
+        let window = left[(toneStart + 4800)..<(toneStart + 16800)]
+        let crossings = zip(window, window.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
+        #expect(abs(Double(crossings) * 4 - 1000) < 20, "\(crossings * 4) Hz: the pitch is kept")
+    }
+
+    private func play(_ items: [QueueItem], settings: PlayerSettings = PlayerSettings(), rate: Double = 1) throws -> [Float] {
         let capture = try ALSACapture()
-        try run(items, into: capture, settings: settings)
+        try run(items, into: capture, settings: settings, rate: rate)
         return capture.samples(as: .float32)
     }
 
-    private func run(_ items: [QueueItem], into capture: ALSACapture, settings base: PlayerSettings = PlayerSettings()) throws {
+    private func run(_ items: [QueueItem], into capture: ALSACapture, settings base: PlayerSettings = PlayerSettings(),
+                     rate: Double = 1) throws {
         let output = ALSAOutput(options: capture.options(), log: { _ in })
         var settings = base
         settings.repeatMode = .off
         settings.exitWhenIdle = true
         let player = QueuePlayer(items: items, settings: settings, opener: FFmpegMediaOpener(),
                                  video: HeadlessVideoOutput(size: PixelSize(width: 32, height: 18)), audio: output,
-                                 clock: VirtualClock(), events: { _ in })
+                                 audioStretching: FFmpegAudioTimeStretching(), clock: VirtualClock(), events: { _ in })
+        if rate != 1 { player.send(.setRate(rate), from: .application) }
         player.start()
         player.waitUntilFinished()
     }

@@ -120,6 +120,9 @@ import Testing
 
         #expect(try player.request(["command": "rate", "rate": 2])["ok"] as? Bool == true)
         #expect(statusRate(becomes: 2))
+        // The sound is time-stretched by libavfilter's atempo, and the status and the event say so.
+        #expect(try player.status()["soundAtRate"] as? String == "stretched")
+        #expect(player.run.waitForEvents { $0.contains { $0["event"] as? String == "rateChanged" && $0["rate"] as? Double == 2 && $0["sound"] as? String == "stretched" } })
         let fast = pace(after: lastT())
         #expect(fast.map { abs($0 - 2) < 0.3 } == true, "\(String(describing: fast)) timeline seconds per second at rate 2")
 
@@ -135,6 +138,7 @@ import Testing
         let rates = Self.commands(player.run).filter { $0["command"] as? String == "rate" }
         #expect(rates.map { $0["rate"] as? Double } == [2, 1] && rates.allSatisfy { $0["source"] as? String == "control" }, "\(rates)")
         #expect(player.run.standardError().contains("info: command rate 2 from control client"), "\(player.run.standardError())")
+        #expect(player.run.standardError().contains("info: rate: 2.0, sound time-stretched (pitch kept)"), "\(player.run.standardError())")
     }
 
     @Test func subscribersObserversAndConfigCuesFollowThePresentedTimeline() throws {

@@ -160,3 +160,90 @@ import Testing
                 "\(audio.framesWritten) frames written")
     }
 }
+
+/// A stretcher for the engine's bookkeeping (the real one, atempo, is proven in MarqueeMediaTests
+/// and through alsa-lib in MarqueeALSATests): it keeps one frame in `rate` (nearest), so n frames
+/// in make n / rate out, and holds nothing back.
+final class NearestFrameStretching: AudioTimeStretching, @unchecked Sendable {
+    let fails: Bool
+    init(fails: Bool = false) { self.fails = fails }
+    var name: String { "nearest frame" }
+
+    final class Stretcher: AudioTimeStretcher {
+        let rate: Double
+        let channels: Int
+        private var framesIn = 0
+        private var framesOut = 0
+        init(rate: Double, channels: Int) { self.rate = rate; self.channels = channels }
+
+        func process(_ samples: [Float]) throws -> [Float] {
+            let start = framesIn
+            framesIn += samples.count / channels
+            var output: [Float] = []
+            while Double(framesOut) * rate < Double(framesIn) {
+                let source = Int(Double(framesOut) * rate) - start
+                output += samples[(source * channels)..<((source + 1) * channels)]
+                framesOut += 1
+            }
+            return output
+        }
+
+        func finish() throws -> [Float] { [] }
+    }
+
+    struct Unavailable: Error, CustomStringConvertible { var description: String { "no atempo here" } }
+
+    func makeStretcher(rate: Double, format: AudioFormat) throws -> AudioTimeStretcher {
+        if fails { throw Unavailable() }
+        return Stretcher(rate: rate, channels: format.channelCount)
+    }
+}
+
+@Suite struct QueuePlayerStretchedRateTests {
+    static let frameDuration = MediaTime(1, per: 25)
+
+    private func play(stretching: AudioTimeStretching, rate: Double, audio: NullAudioOutput) -> (EventRecorder, VirtualClock) {
+        let clock = VirtualClock()
+        let recorder = EventRecorder()
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let player = QueuePlayer(items: [QueueItem(url: "clip")], settings: settings,
+                                 opener: ScriptedMedia(["clip": .video(frames: 400, frameDuration: Self.frameDuration, withAudio: true)]),
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 32, height: 18)), audio: audio,
+                                 audioStretching: stretching, clock: clock, events: { recorder.record($0) })
+        player.send(.setRate(rate), from: .application)
+        player.start()
+        #expect(player.waitUntilFinished(graceAfterShutDown: 10))
+        return (recorder, clock)
+    }
+
+    /// With a stretcher, 16 s of sound at rate 4 is written as 4 s: heard, not dropped.
+    @Test func atRateFourTheSoundIsStretchedNotDropped() {
+        let audio = NullAudioOutput(keepsSamples: false)
+        let (recorder, clock) = play(stretching: NearestFrameStretching(), rate: 4, audio: audio)
+        #expect(clock.now() == MediaTime(seconds: 4))
+        let expected = Int64(audio.format.sampleRate) * 4
+        #expect(abs(audio.framesWritten - expected) <= 4, "\(audio.framesWritten) frames written, expected \(expected)")
+        #expect(recorder.events.contains { if case .rateChanged(4, .stretched) = $0 { true } else { false } })
+    }
+
+    /// A backend that cannot stretch: one error line, and the sound is muted at that rate.
+    @Test func aStretcherThatCannotBeBuiltMutesTheSoundWithOneError() {
+        let audio = NullAudioOutput(keepsSamples: false)
+        let (recorder, _) = play(stretching: NearestFrameStretching(fails: true), rate: 2, audio: audio)
+        #expect(audio.framesWritten == 0)
+        #expect(recorder.events.contains { if case .rateChanged(2, .muted) = $0 { true } else { false } })
+        let errors = recorder.events.compactMap { if case .error(let message) = $0 { message } else { nil } }
+        #expect(errors == ["rate 2.0: the sound cannot be time-stretched (no atempo here); it is muted at rates other than 1"], "\(errors)")
+    }
+
+    /// Device frames after a stretched anchor stand for `rate` item frames each.
+    @Test func anAnchorMapsDeviceFramesAtItsRate() {
+        let anchor = AudioRenderer.Anchor(serial: 1, streamFrame: 1000, itemFrame: 48000, rate: MediaTime(2, per: 1))
+        #expect(anchor.itemFrame(atStreamFrame: 1000) == 48000)
+        #expect(anchor.itemFrame(atStreamFrame: 25000) == 96000)
+        let slow = AudioRenderer.Anchor(serial: 1, streamFrame: 0, itemFrame: 0, rate: MediaTime(1, per: 4))
+        #expect(slow.itemFrame(atStreamFrame: 4801) == 1200)
+    }
+}

@@ -57,6 +57,9 @@ public struct EventLogRecord: Encodable, Sendable {
         case .volumeChanged(let volume, let muted):
             try fields.encode(volume, forKey: Key("volume"))
             try fields.encode(muted, forKey: Key("muted"))
+        case .rateChanged(let rate, let sound):
+            try fields.encode(rate, forKey: Key("rate"))
+            try fields.encode(sound, forKey: Key("sound"))
         case .frame(let item, let pts, let time, let dropped):
             try fields.encode(item, forKey: Key("item"))
             try fields.encode(pts.seconds, forKey: Key("pts"))

@@ -27,12 +27,14 @@ public enum PlayerEvent: Equatable, Sendable {
     case queueReplaced(itemCount: Int, immediately: Bool)
     /// Playback crossed one of the item's config `cues` (a media time), playing, not seeking.
     case boundary(item: Int, time: MediaTime)
+    /// The playback rate changed (AVPlayer's rateDidChange), and what the sound does at it.
+    case rateChanged(rate: Double, sound: SoundAtRate)
 
     /// Every event's name, for subscriptions that name the ones they want.
     public static let allNames: Set<String> = [
         "itemStarted", "itemEnded", "playbackStateChanged", "loadStateChanged", "timeJumped", "playbackStalled",
         "durationAvailable", "naturalSizeAvailable", "scalingModeChanged", "repeatModeChanged", "error", "volumeChanged",
-        "frame", "command", "queueReplaced", "boundary",
+        "frame", "command", "queueReplaced", "boundary", "rateChanged",
     ]
 
     /// The event's name in the log.
@@ -54,6 +56,7 @@ public enum PlayerEvent: Equatable, Sendable {
         case .command: "command"
         case .queueReplaced: "queueReplaced"
         case .boundary: "boundary"
+        case .rateChanged: "rateChanged"
         }
     }
 }
