@@ -38,10 +38,9 @@ extension PixelBuffer {
             let overlayPixels = pixels.baseAddress!
             for row in y0..<y1 {
                 let destination = (baseAddress + row * bytesPerRow).assumingMemoryBound(to: UInt32.self)
-                var index = start + (row - y0) * stepDown
+                let rowStart = start + (row - y0) * stepDown
                 for column in x0..<x1 {
-                    defer { index += stepRight }
-                    var pixel = overlayPixels[index]
+                    var pixel = overlayPixels[rowStart + (column - x0) * stepRight]
                     if pixel == 0 { continue }
                     if factor < 256 { pixel = PremultipliedPixel.scaled(pixel, by: factor) }
                     let old = destination[column]
