@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
 
         // Pure Swift: imports no C module.
         .target(name: "MarqueeCore"),
@@ -35,6 +37,10 @@ let package = Package(
         .target(name: "MarqueeDRM", dependencies: ["MarqueeCore", "CDRM"]),
         .target(name: "MarqueeEvdev", dependencies: ["MarqueeCore", "CEvdev"]),
         .target(name: "MarqueeALSA", dependencies: ["MarqueeCore", "CALSA"]),
+        // Text: HarfBuzz shapes (it reads the font file itself), FreeType rasterises the glyph ids
+        // HarfBuzz returns; neither module imports the other's C library (so no hb-ft.h).
+        .target(name: "MarqueeHarfBuzz", dependencies: ["MarqueeCore", "CHarfBuzz"]),
+        .target(name: "MarqueeFreeType", dependencies: ["MarqueeCore", "CFreeType"]),
         // The engine: drives any MediaOpening, VideoOutput and PlaybackClock; imports no C module.
         .target(name: "MarqueePlayer", dependencies: ["MarqueeCore"]),
         // The control socket (one JSON object per line) and its command vocabulary: a transport
@@ -63,6 +69,9 @@ let package = Package(
         .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "MarqueePlayer", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "MarqueePlayer", "MarqueeMedia", "MarqueeCore"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeControl", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeTextTests", dependencies: ["MarqueeHarfBuzz", "MarqueeFreeType", "MarqueeMedia", "MarqueeCore"]),
+        // Not a test: prints how long blending an OSD-sized overlay into a 1080p buffer takes.
+        .executableTarget(name: "overlay-blend-bench", dependencies: ["MarqueeCore"], path: "Sources/overlay-blend-bench"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CFFmpeg", "CDRM", "CALSA", "CEvdev", "MarqueeCore"]),
     ]
 )
