@@ -55,6 +55,8 @@ let package = Package(
             "MarqueeALSA",
             "MarqueePlayer",
             "MarqueeControl",
+            "MarqueeHarfBuzz",
+            "MarqueeFreeType",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -69,7 +71,7 @@ let package = Package(
         .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "MarqueePlayer", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "MarqueePlayer", "MarqueeMedia", "MarqueeCore"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeControl", "MarqueeTestSupport"]),
-        .testTarget(name: "MarqueeTextTests", dependencies: ["MarqueeHarfBuzz", "MarqueeFreeType", "MarqueeMedia", "MarqueeCore"]),
+        .testTarget(name: "MarqueeTextTests", dependencies: ["MarqueeHarfBuzz", "MarqueeFreeType", "MarqueeMedia", "MarqueePlayer", "MarqueeCore"]),
         // Not a test: prints how long blending an OSD-sized overlay into a 1080p buffer takes.
         .executableTarget(name: "overlay-blend-bench", dependencies: ["MarqueeCore"], path: "Sources/overlay-blend-bench"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CFFmpeg", "CDRM", "CALSA", "CEvdev", "MarqueeCore"]),

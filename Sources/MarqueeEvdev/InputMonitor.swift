@@ -44,6 +44,11 @@ public final class InputMonitor: @unchecked Sendable {
     private let options: Options
     private let deliver: @Sendable (ControlAction, CommandSource) -> Void
     private let log: @Sendable (LogLevel, String) -> Void
+    /// Hears the digits typed so far on a keypad whenever they change (nil: the entry is over),
+    /// for the on-screen display.
+    private let entryChanged: @Sendable (String?) -> Void
+    /// The digits last told to `entryChanged` (input thread).
+    private var reportedEntry: String?
 
     // Owned by start() until the thread starts, then by the input thread alone.
     private var reading: [String: ReadingDevice] = [:] {
@@ -73,10 +78,12 @@ public final class InputMonitor: @unchecked Sendable {
     private var stopped = false
 
     public init(options: Options, deliver: @escaping @Sendable (ControlAction, CommandSource) -> Void,
-                log: @escaping @Sendable (LogLevel, String) -> Void) {
+                log: @escaping @Sendable (LogLevel, String) -> Void,
+                entryChanged: @escaping @Sendable (String?) -> Void = { _ in }) {
         self.options = options
         self.deliver = deliver
         self.log = log
+        self.entryChanged = entryChanged
     }
 
     /// Opens the devices present now (so their lines come before playback's), then watches on the
@@ -194,6 +201,11 @@ public final class InputMonitor: @unchecked Sendable {
                 for intent in device.interpreter.interpret(event) {
                     deliver(ControlAction(intent),
                             .key(name: InputDeviceInfo.keyName(forCode: event.code), device: info.name, path: info.path))
+                }
+                let entry = device.interpreter.pendingEntry
+                if entry != reportedEntry {
+                    reportedEntry = entry
+                    entryChanged(entry)
                 }
             }
         }

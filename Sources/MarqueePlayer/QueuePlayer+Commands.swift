@@ -11,9 +11,12 @@ extension QueuePlayer {
             case .control(let action, let source):
                 emit(.command(action, source: source))
                 apply(action, from: source)
+                showOSD(after: action)
             case .seek(let seek):
                 if let source = seek.source { emit(.command(.seek(to: seek.time), source: source)) }
                 begin(seek)
+                showOSD(after: .seek(to: seek.time))
+            case .numericEntry(let digits): applyNumericEntry(digits)
             case .replace(let replacement): replaceQueueNow(replacement)
             case .append(let added): replaceQueueNow(QueueReplacement(items: items + added, settings: settings))
             case .screenshot(let completion): completion(takeScreenshot())

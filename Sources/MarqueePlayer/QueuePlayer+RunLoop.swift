@@ -19,6 +19,7 @@ extension QueuePlayer {
         emitAll(machine.handle(.play))
         guard let first = cursor.start() else {
             emitAll(machine.handle(.queueExhausted))
+            showStatusCard(headline: "Nothing to play: the playlist is empty")
             return
         }
         becomeCurrent(first)
@@ -98,6 +99,7 @@ extension QueuePlayer {
             }
             failuresInARow = 0
             retryRound = 0
+            failureReasons[pipeline.index] = nil
             announcement.ready = .itemReady(duration: timing.length ?? asset.duration,
                                             naturalWidth: asset.naturalSize?.width,
                                             naturalHeight: asset.naturalSize?.height)
@@ -139,6 +141,7 @@ extension QueuePlayer {
             announcement.ready = nil
             announceOpening()
             emitAll(machine.handle(.itemFailed(error)))
+            failureReasons[pipeline.index] = error.description
             failuresInARow += 1
             let action = cursor.advanceAtEnd()
             // Repeat off that has run out has nothing to retry; everything else waits first.
@@ -188,6 +191,8 @@ extension QueuePlayer {
             let nextDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
             switch scheduler.decide(due: due, nextDue: nextDue, now: clock.now(), sourceIsDry: pipeline.isDry) {
             case .wait(let deadline):
+                // The labels redrawn on a still screen took the back buffer this frame was drawn in.
+                if isDrawn && backBufferReplaced { isDrawn = false }
                 if !isDrawn {
                     draw(picture)
                     isDrawn = true
@@ -196,7 +201,7 @@ extension QueuePlayer {
                 }
                 if !sleepUntil(deadline) { applyPendingCommands() }
             case .present:
-                if !isDrawn { draw(picture) }
+                if !isDrawn || backBufferReplaced { draw(picture) }
                 show()
                 releaseAudioHold()
                 announceStart()
@@ -286,6 +291,8 @@ extension QueuePlayer {
             heartbeat()
             if hasPendingWork { return false }
             openDeferredUpcomingIfDue()
+            // A still held on screen: the labels come, fade and go on it.
+            refreshOSDWhileIdle()
             clock.sleep(until: min(deadline, clock.now() + Self.commandLatency))
         }
         return true
@@ -305,9 +312,14 @@ extension QueuePlayer {
                                        displayRotation: settings.displayRotation)
         let placement = geometry.placement(for: scalingMode(for: pipeline.item))
         drawnRect = placement.destination
+        preparedPicture = (picture, placement)
+        backBufferReplaced = false
+        if osd != nil { lastPictureDrawnAt = realClock.now() }
+        isShowingStatusCard = false
         do {
             try video.prepare { buffer in
                 try picture.draw(into: buffer, placement: placement, background: settings.background)
+                blendOSD(into: buffer)
             }
         } catch {
             emit(.error(message: "video output: \(error)"))
@@ -315,6 +327,7 @@ extension QueuePlayer {
     }
 
     private func show() {
+        if let preparedPicture { lastDrawn = preparedPicture }
         do {
             try video.showPrepared()
         } catch {
@@ -408,6 +421,7 @@ extension QueuePlayer {
         for _ in 1..<retryRound where delay < settings.maximumRetryDelay { delay = delay * 2 }
         delay = min(delay, settings.maximumRetryDelay)
         emit(.error(message: "every item failed; retrying in \(TimeLabel.position(delay))"))
+        showStatusCard(headline: "Nothing can be played: every item failed (retrying in \(TimeLabel.position(delay)))")
         failuresInARow = 0
         // Real time, whatever the playback clock: on a virtual clock (--clock fast) the wait would
         // be instant and a dead playlist would spin, writing error lines as fast as it can.

@@ -49,6 +49,8 @@ public final class QueuePlayer: @unchecked Sendable {
         case append([QueueItem])
         /// A copy of what the screen shows, taken between frames (nil: nothing to read back).
         case screenshot(@Sendable (Canvas?) -> Void)
+        /// Keypad digits typed so far, for the on-screen display (nil: the entry is over).
+        case numericEntry(String?)
     }
 
     /// Guards `pendingRequests` and `isShutDown`, and wakes the present thread.
@@ -108,9 +110,27 @@ public final class QueuePlayer: @unchecked Sendable {
     var cueObserver: BoundaryTimeObserver?
     /// Where the last picture drawn went on the screen (its presentation size, for the status).
     var drawnRect: PixelRect?
+    /// The labels and the status card; nil: neither (no font, or the caller wants none).
+    let osd: OnScreenDisplay?
+    /// A command changed what the labels say: draw them even if no frame comes.
+    var osdNeedsRedraw = false
+    /// The last picture drawn and where, to draw it again under the labels while no frames flow.
+    var lastDrawn: (picture: VideoPicture, placement: VideoPlacement)?
+    /// The picture drawn into the back buffer, shown by the next flip.
+    var preparedPicture: (picture: VideoPicture, placement: VideoPlacement)?
+    /// A redraw of the labels took the back buffer after a frame was drawn into it: draw it again.
+    var backBufferReplaced = false
+    /// When the last frame was drawn and the last redraw for the labels alone (real clock).
+    var lastPictureDrawnAt: MediaTime?
+    var lastOSDRedrawAt: MediaTime?
+    /// Why each item failed last (`URL: cause`, as the journal says), for the status card; an item
+    /// that plays is taken off.
+    var failureReasons: [Int: String] = [:]
+    var isShowingStatusCard = false
 
     public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
-                audio: AudioOutput? = nil, audioStretching: AudioTimeStretching? = nil, clock: PlaybackClock, heartbeat: @escaping @Sendable () -> Void = {},
+                audio: AudioOutput? = nil, audioStretching: AudioTimeStretching? = nil, display: OnScreenDisplay? = nil,
+                clock: PlaybackClock, heartbeat: @escaping @Sendable () -> Void = {},
                 reload: (@Sendable (CommandSource) -> Void)? = nil,
                 events: @escaping @Sendable (PlayerEvent) -> Void) {
         self.heartbeat = heartbeat
@@ -132,6 +152,7 @@ public final class QueuePlayer: @unchecked Sendable {
             AudioRenderer(output: $0, gain: volume.gain, stretching: audioStretching, reportError: { message in events(.error(message: message)) })
         }
         self.audioStretching = audioStretching
+        self.osd = display
         self.cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)
         cursor.actionAtItemEnd = settings.actionAtItemEnd
         self.machine = PlaybackStateMachine(repeatMode: settings.repeatMode, scalingMode: settings.scaling)
@@ -259,9 +280,12 @@ public final class QueuePlayer: @unchecked Sendable {
         while pendingRequests.isEmpty && !isShutDown {
             control.unlock()
             heartbeat()
+            // The labels fade on a still screen too.
+            let redraw = refreshOSDWhileIdle()
             control.lock()
             if pendingRequests.isEmpty && !isShutDown {
-                _ = control.wait(until: Date(timeIntervalSinceNow: Self.heartbeatInterval))
+                let wait = min(Self.heartbeatInterval, redraw?.seconds ?? Self.heartbeatInterval)
+                _ = control.wait(until: Date(timeIntervalSinceNow: wait))
             }
         }
         control.unlock()

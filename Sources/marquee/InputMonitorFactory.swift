@@ -17,7 +17,8 @@ enum InputMonitorFactory {
 
     /// nil for `none`: nothing is opened and no thread runs.
     static func make(_ input: InputConfiguration, logger: Logger,
-                     deliver: @escaping @Sendable (ControlAction, CommandSource) -> Void) -> InputMonitor? {
+                     deliver: @escaping @Sendable (ControlAction, CommandSource) -> Void,
+                     entryChanged: @escaping @Sendable (String?) -> Void = { _ in }) -> InputMonitor? {
         let keyMap = input.keyMap
         let selection: InputDeviceSelection
         switch input.devices {
@@ -31,6 +32,6 @@ enum InputMonitorFactory {
                                 case .info: logger.info("\(line)")
                                 case .warning: logger.warning("\(line)")
                                 }
-                            })
+                            }, entryChanged: entryChanged)
     }
 }

@@ -6,8 +6,12 @@ struct Marquee: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "marquee",
         abstract: "A kiosk and signage player for Linux: FFmpeg decoding, KMS/DRM video, ALSA audio, evdev keypads.",
+        version: Marquee.version,
         subcommands: [PlayCommand.self, CtlCommand.self, CheckCommand.self, ProbeCommand.self, ThumbnailCommand.self, BenchCommand.self]
     )
+
+    /// `marquee --version`, the status card and the status.
+    static let version = "0.7.0"
 
     /// Notes when marquee started (the first-frame line counts from it) before anything else runs.
     /// SIGPIPE is ignored: a reader of stderr or of the events pipe that goes away (`| head -1`, a

@@ -24,6 +24,8 @@ struct PlaybackPlan {
     var maxImagePixels = ImagePixelLimit.default
     /// Where the control socket listens (config `control.socket`; `--control` overrides it).
     var control = ControlConfiguration()
+    /// `osd:`: the media controller's labels on the screen and the status card.
+    var osd = OSDSettings()
     var warnings: [String] = []
     /// The config file it came from; nil for media given on the command line (nothing to reload).
     var configPath: String?
@@ -68,7 +70,7 @@ struct PlaybackPlan {
                             connector: configuration.display.connector, mode: configuration.display.mode,
                             modesetting: configuration.display.modesetting, input: configuration.input, logLevel: configuration.log.level,
                             audio: configuration.audio, maxImagePixels: configuration.display.maxImagePixels,
-                            control: configuration.control,
+                            control: configuration.control, osd: configuration.osd.settings,
                             warnings: result.warnings.map(\.description), configPath: path)
     }
 
@@ -107,6 +109,7 @@ extension PlaybackPlan {
         if input.keyOverrides != other.input.keyOverrides { keys.append("input.keys") }
         if logLevel != other.logLevel { keys.append("log.level") }
         if control != other.control { keys.append("control.socket") }
+        if osd != other.osd { keys.append("osd") }
         // The media opener is made once, with the read-ahead, when playing starts.
         if settings.readAhead != other.settings.readAhead { keys.append("network.readAhead") }
         return keys

@@ -85,7 +85,8 @@ final class PlaybackSession {
         let player = QueuePlayer(items: plan.items, settings: settings,
                                  opener: FFmpegMediaOpener(options: openOptions, warn: { [logger] in logger.warning("\($0)") }),
                                  video: video.output,
-                                 audio: audio.output, audioStretching: FFmpegAudioTimeStretching(), clock: clock,
+                                 audio: audio.output, audioStretching: FFmpegAudioTimeStretching(),
+                                 display: OnScreenDisplayFactory.make(plan.osd, logger: logger), clock: clock,
                                  heartbeat: { pinger?.tick() },
                                  reload: reload,
                                  events: { [delivery] in delivery.post($0, at: clock.now().seconds) })
@@ -95,7 +96,9 @@ final class PlaybackSession {
         watcher = plan.configPath.map { path in
             ConfigWatcher(path: path, logger: logger) { player.send(.reload, from: .file(path: path)) }
         }
-        input = InputMonitorFactory.make(plan.input, logger: logger) { action, source in player.send(action, from: source) }
+        input = InputMonitorFactory.make(plan.input, logger: logger,
+                                         deliver: { action, source in player.send(action, from: source) },
+                                         entryChanged: { player.showNumericEntry($0) })
         let host = SessionControlHost(settings: settings, overrides: overrides,
                                       output: Self.outputStatus(video, rotation: plan.settings.displayRotation),
                                       audioDevice: audio.deviceName)

@@ -11,7 +11,7 @@ struct ConfigurationDecoder {
     let duplicateKeySentinels: Set<String>
     let checkingMediaFiles: Bool
 
-    static let sections = ["playlist", "display", "audio", "input", "network", "control", "log"]
+    static let sections = ["playlist", "display", "audio", "input", "network", "control", "osd", "log"]
 
     mutating func decodeConfiguration(_ root: Node, source: URL) -> MarqueeConfiguration? {
         guard let fields = fields(of: root, in: "the config", allowed: Self.sections, allowsNothing: false) else {
@@ -29,10 +29,11 @@ struct ConfigurationDecoder {
         let input = fields["input"].map { decodeInput($0.value) } ?? InputConfiguration()
         let network = fields["network"].map { decodeNetwork($0.value) } ?? NetworkConfiguration()
         let control = fields["control"].map { decodeControl($0.value) } ?? ControlConfiguration()
+        let osd = fields["osd"].map { decodeOSD($0.value) } ?? OSDConfiguration()
         let log = fields["log"].map { decodeLog($0.value) } ?? LogConfiguration()
         guard let playlist else { return nil }
         return MarqueeConfiguration(playlist: playlist, display: display, audio: audio, input: input, network: network,
-                                    control: control, log: log, source: source)
+                                    control: control, osd: osd, log: log, source: source)
     }
 
     private mutating func decodeLog(_ node: Node) -> LogConfiguration {

@@ -9,6 +9,7 @@ public struct MarqueeConfiguration: Sendable, Equatable, Codable {
     public var input: InputConfiguration
     public var network: NetworkConfiguration
     public var control: ControlConfiguration
+    public var osd: OSDConfiguration
     public var log: LogConfiguration
     /// The config file this came from; relative media paths were resolved against its folder.
     public var source: URL
@@ -19,6 +20,7 @@ public struct MarqueeConfiguration: Sendable, Equatable, Codable {
                 input: InputConfiguration = InputConfiguration(),
                 network: NetworkConfiguration = NetworkConfiguration(),
                 control: ControlConfiguration = ControlConfiguration(),
+                osd: OSDConfiguration = OSDConfiguration(),
                 log: LogConfiguration = LogConfiguration(),
                 source: URL) {
         self.playlist = playlist
@@ -27,6 +29,7 @@ public struct MarqueeConfiguration: Sendable, Equatable, Codable {
         self.input = input
         self.network = network
         self.control = control
+        self.osd = osd
         self.log = log
         self.source = source
     }

@@ -1,0 +1,133 @@
+import MarqueeCore
+
+/// The media controller's labels on the screen, and the status card: when they show, how they
+/// fade, and the painted images, which are painted again only when what they say changes. Belongs
+/// to the present thread, which blends it into each picture it draws after scaling (only the
+/// panel's rectangle is touched) and redraws on its own while no frames flow (paused, stopped).
+public final class OnScreenDisplay {
+    /// What the status card says besides the failures: the device, for whoever stands in front.
+    public struct DeviceFacts: Sendable {
+        public var hostname: String
+        public var addresses: [String]
+        public init(hostname: String, addresses: [String]) {
+            self.hostname = hostname
+            self.addresses = addresses
+        }
+    }
+
+    public let settings: OSDSettings
+    private let painter: OSDPainter
+    private let cardPainter: StatusCardPainter
+    private let deviceFacts: @Sendable () -> DeviceFacts
+    private let version: String
+    private let now: @Sendable () -> String
+    /// One line per painting failure kind (a glyph the font lacks), not one per frame.
+    private let reportError: (String) -> Void
+    private var lastError: String?
+
+    /// Shown until then (clock time), fading over its last `OSDSettings.fade`.
+    private var shownUntil: MediaTime?
+    /// The volume bar shows after a volume command, until the labels go.
+    private(set) var showsVolume = false
+    /// Digits typed on a keypad so far, shown while typed.
+    var numericEntry: String?
+    private var painted: (content: OSDContent, width: Int, pixelSize: Int, image: OverlayImage)?
+    /// The OSD was on the last picture drawn: once it has gone, one more redraw takes it off.
+    var wasDrawn = false
+
+    /// `clockTime` formats the wall time for the card (the caller's time zone and format).
+    public init(settings: OSDSettings, painter: OSDPainter, cardPainter: StatusCardPainter, version: String,
+                deviceFacts: @escaping @Sendable () -> DeviceFacts, clockTime: @escaping @Sendable () -> String,
+                reportError: @escaping (String) -> Void = { _ in }) {
+        self.settings = settings
+        self.painter = painter
+        self.cardPainter = cardPainter
+        self.version = version
+        self.deviceFacts = deviceFacts
+        self.now = clockTime
+        self.reportError = reportError
+    }
+
+    /// A transport command was applied at `time`: the labels show for `settings.duration`.
+    func trigger(at time: MediaTime, volume: Bool) {
+        guard settings.enabled else { return }
+        if volume { showsVolume = true } else if !isShowing(at: time) { showsVolume = false }
+        shownUntil = time + settings.duration
+    }
+
+    func isShowing(at time: MediaTime) -> Bool {
+        guard let shownUntil else { return false }
+        return time < shownUntil
+    }
+
+    /// 1 until the fade starts, then down to 0 at the end.
+    func opacity(at time: MediaTime) -> Double {
+        guard let shownUntil, time < shownUntil else { return 0 }
+        let left = (shownUntil - time).seconds
+        let fade = min(OSDSettings.fade.seconds, settings.duration.seconds)
+        return fade > 0 ? min(1, left / fade) : 1
+    }
+
+    /// Fading: redrawn often so it fades smoothly when no frames flow.
+    func isFading(at time: MediaTime) -> Bool {
+        let opacity = opacity(at: time)
+        return opacity > 0 && opacity < 1
+    }
+
+    /// The panel's placement on the upright screen, its width and text size.
+    private func layout(upright: PixelSize) -> (width: Int, pixelSize: Int, margin: Int) {
+        let pixelSize = max(8, Int((Double(upright.height) / 30 * settings.scale).rounded()))
+        let margin = max(4, upright.height / 24)
+        let width = max(1, min(upright.width - 2 * margin, Int(Double(pixelSize) * 30)))
+        return (width, pixelSize, margin)
+    }
+
+    /// Blends the labels for `content` into `buffer` at `time` (nothing once they have gone).
+    func blend(_ content: OSDContent, into buffer: PixelBuffer, rotation: Rotation, at time: MediaTime) {
+        let opacity = opacity(at: time)
+        wasDrawn = opacity > 0
+        guard opacity > 0 else { return }
+        let upright = buffer.size.rotated(by: rotation)
+        let (width, pixelSize, margin) = layout(upright: upright)
+        var content = content
+        if !showsVolume { content.volume = nil }
+        content.numericEntry = numericEntry
+        let image: OverlayImage
+        if let painted, painted.content == content, painted.width == width, painted.pixelSize == pixelSize {
+            image = painted.image
+        } else {
+            do {
+                image = try painter.paint(content, width: width, pixelSize: pixelSize)
+            } catch {
+                report("osd: \(error)")
+                return
+            }
+            painted = (content, width, pixelSize, image)
+        }
+        let x = (upright.width - image.size.width) / 2
+        let y = switch settings.position {
+        case .top: margin
+        case .center: (upright.height - image.size.height) / 2
+        case .bottom: upright.height - image.size.height - margin
+        }
+        buffer.blend(image, x: x, y: y, opacity: opacity, turnedClockwise: rotation)
+    }
+
+    /// Paints the status card over all of `buffer`: why nothing plays, and the device.
+    func drawStatusCard(headline: String, reasons: [String], into buffer: PixelBuffer, rotation: Rotation) {
+        let facts = deviceFacts()
+        let content = StatusCardContent(headline: headline, reasons: reasons, hostname: facts.hostname,
+                                        addresses: facts.addresses, version: version, time: now())
+        do {
+            let card = try cardPainter.paint(content, size: buffer.size.rotated(by: rotation))
+            buffer.blend(card, x: 0, y: 0, opacity: 1, turnedClockwise: rotation)
+        } catch {
+            report("status card: \(error)")
+        }
+    }
+
+    private func report(_ message: String) {
+        if message != lastError { reportError(message) }
+        lastError = message
+    }
+}

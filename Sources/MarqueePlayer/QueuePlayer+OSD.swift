@@ -1,0 +1,129 @@
+import MarqueeCore
+
+/// The on-screen display on the present thread: transport commands (from keys, the control socket
+/// or signals alike, since they all come down the one command path) show the labels; each frame
+/// drawn carries them; while no frames flow (paused, stopped, a still held) the last picture is
+/// drawn again with them until they have faded. When every item has failed, or there is nothing
+/// to play, the status card takes the screen instead of black.
+extension QueuePlayer {
+    /// How often the labels are redrawn while fading and no frames flow: smooth enough at 25 Hz.
+    static let fadeRedrawInterval = MediaTime(1, per: 25)
+
+    /// A command was applied: the labels come up (the volume bar too for volume commands).
+    func showOSD(after action: ControlAction) {
+        guard let osd else { return }
+        switch action {
+        case .quit, .reload, .setActionAtItemEnd:
+            return
+        case .command(.volumeUp), .command(.volumeDown), .command(.toggleMute), .setVolume, .setMuted:
+            osd.trigger(at: realClock.now(), volume: true)
+        default:
+            osd.trigger(at: realClock.now(), volume: false)
+        }
+        osdNeedsRedraw = true
+    }
+
+    /// Keypad digits typed so far (nil: the entry is over), from the input thread.
+    public func showNumericEntry(_ digits: String?) {
+        enqueue(.numericEntry(digits))
+    }
+
+    func applyNumericEntry(_ digits: String?) {
+        guard let osd else { return }
+        osd.numericEntry = digits
+        if digits != nil { osd.trigger(at: realClock.now(), volume: false) }
+        osdNeedsRedraw = true
+    }
+
+    /// What the labels say now, from the present thread's own state (what is on screen).
+    func osdContent() -> OSDContent {
+        let index = current?.index ?? cursor.current ?? 0
+        let item = index < items.count ? items[index] : nil
+        let title = item.map { $0.title ?? Self.fileName($0.url) } ?? ""
+        let start = currentTiming?.start ?? .zero
+        let elapsed = position.map { max(.zero, $0 - start) }
+        let duration = currentTiming?.length ?? currentAsset?.duration
+        var progress: Double?
+        if let elapsed, let duration, duration > .zero { progress = min(1, max(0, elapsed.seconds / duration.seconds)) }
+        let state: OSDContent.State = switch machine.state {
+        case .playing, .seekingForward, .seekingBackward: .playing
+        case .paused: .paused
+        case .stopped: .stopped
+        case .interrupted: .buffering
+        }
+        var content = OSDContent(state: state, title: title, index: index, count: items.count,
+                                 positionLabel: TimeLabel.position(elapsed ?? (current == nil ? nil : .zero)),
+                                 durationLabel: TimeLabel.position(duration),
+                                 remainingLabel: TimeLabel.remaining(position: elapsed, duration: duration),
+                                 progress: progress, repeatMode: cursor.repeatMode.rawValue)
+        content.volume = volume.volume
+        content.muted = volume.isMuted
+        content.pauseAfterItem = cursor.pauseAfterCurrentItem
+        content.show = osd?.settings.show ?? content.show
+        return content
+    }
+
+    static func fileName(_ url: String) -> String {
+        let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        return path.split(separator: "/").last.map(String.init) ?? url
+    }
+
+    /// Blends the labels into a picture being drawn.
+    func blendOSD(into buffer: PixelBuffer) {
+        guard let osd, !isShowingStatusCard else { return }
+        osd.blend(osdContent(), into: buffer, rotation: settings.displayRotation, at: realClock.now())
+        osdNeedsRedraw = false
+    }
+
+    /// While no frames flow: draws the last picture again with the labels as they are now, when
+    /// they came up, are fading, or have just gone (that last redraw takes them off). Returns how
+    /// long the caller may wait before the next call is due.
+    @discardableResult
+    func refreshOSDWhileIdle() -> MediaTime? {
+        guard let osd, !isShowingStatusCard else { return nil }
+        let now = realClock.now()
+        // Frames flowing carry the labels themselves.
+        if let drawn = lastPictureDrawnAt, now - drawn < Self.fadeRedrawInterval * 3 { return nil }
+        let fading = osd.isFading(at: now)
+        let gone = !osd.isShowing(at: now)
+        let due = lastOSDRedrawAt.map { now - $0 >= Self.fadeRedrawInterval } ?? true
+        guard osdNeedsRedraw || (fading && due) || (gone && osd.wasDrawn) else {
+            return osd.isShowing(at: now) ? Self.fadeRedrawInterval : nil
+        }
+        redrawLastPicture()
+        lastOSDRedrawAt = now
+        return Self.fadeRedrawInterval
+    }
+
+    /// The last picture drawn (or the background when there is none, as after a stop), with the labels.
+    func redrawLastPicture() {
+        backBufferReplaced = true
+        do {
+            try video.present { buffer in
+                if let (picture, placement) = lastDrawn, current != nil {
+                    try picture.draw(into: buffer, placement: placement, background: settings.background)
+                } else {
+                    buffer.fill(PixelRect(size: buffer.size), with: settings.background)
+                }
+                blendOSD(into: buffer)
+            }
+        } catch {
+            emit(.error(message: "video output: \(error)"))
+        }
+    }
+
+    /// Nothing can be played: the status card says why (one line per failing item, as the journal
+    /// says it), with the device's name, addresses, version and time. The next picture replaces it.
+    func showStatusCard(headline: String) {
+        guard let osd, osd.settings.statusCard else { return }
+        let reasons = failureReasons.keys.sorted().compactMap { failureReasons[$0] }
+        do {
+            try video.present { buffer in
+                osd.drawStatusCard(headline: headline, reasons: reasons, into: buffer, rotation: settings.displayRotation)
+            }
+            isShowingStatusCard = true
+        } catch {
+            emit(.error(message: "video output: \(error)"))
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import MarqueeControl
+import Testing
+
+/// The on-screen display end to end: the real `marquee play` (headless, 1280x720) draws the labels
+/// and the status card into its picture; the control socket's screenshot reads the picture back
+/// and tesseract reads the text on it.
+@Suite(.serialized) struct OSDCLITests {
+    /// The text tesseract reads in a screenshot the player writes to `name`.
+    static func readScreen(_ player: ControlledPlayer, folder: URL, name: String) throws -> String {
+        let png = folder.appendingPathComponent(name).path
+        let reply = try player.request(["command": "screenshot", "path": png])
+        guard reply["ok"] as? Bool == true else { throw ControlSocketError("screenshot failed: \(reply)") }
+        return try ocr(png)
+    }
+
+    static func ocr(_ png: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tesseract", png, "stdout", "--psm", "11"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ControlSocketError("tesseract failed on \(png) (is tesseract-ocr installed?)") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The pixels two screenshots (PNG files) differ in, decoded by the player's own probe-free way:
+    /// byte for byte over the files' IDAT is not enough, so both are read back as raw RGB by ffmpeg.
+    static func differingPixels(_ a: String, _ b: String) throws -> Int {
+        func rgb(_ path: String) throws -> [UInt8] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return [UInt8](data)
+        }
+        let first = try rgb(a), second = try rgb(b)
+        guard first.count == second.count, !first.isEmpty else { return -1 }
+        return stride(from: 0, to: first.count, by: 3).filter { first[$0] != second[$0] || first[$0 + 1] != second[$0 + 1] || first[$0 + 2] != second[$0 + 2] }.count
+    }
+
+    func player(config: String, named name: String, in folder: URL) throws -> ControlledPlayer {
+        try config.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        return try ControlledPlayer(arguments: ["play", name, "--output", "headless:1280x720"], in: folder)
+    }
+
+    /// A pause (a transport command from the control socket) brings up the labels: the title, the
+    /// index, the position and duration, the remaining time and the repeat mode are read back, and
+    /// the position read matches the player's to within a second.
+    @Test func theLabelsAfterACommandAreReadBackFromTheScreen() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let player = try player(config: """
+            playlist:
+              repeat: all
+              items:
+                - url: a.mp4
+                  title: Lobby Loop
+                - url: silent.mp4
+            osd:
+              duration: 30
+            """, named: "osd-labels.yaml", in: folder)
+        #expect(player.run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+        _ = try player.request(["command": "pause"])
+        #expect(player.run.waitForEvents { $0.contains { $0["event"] as? String == "playbackStateChanged" && $0["state"] as? String == "paused" } })
+        // The pause lands between frames and the labels are drawn on the still picture right after.
+        Thread.sleep(forTimeInterval: 0.3)
+        let text = try Self.readScreen(player, folder: folder, name: "osd-labels.png")
+        let status = try player.status()
+        let position = (status["item"] as? [String: Any])?["position"] as? Double ?? -1
+        #expect(text.contains("Lobby Loop"), "\(text)")
+        #expect(text.contains("1/2"), "\(text)")
+        #expect(text.contains("0:02"), "the duration: \(text)")
+        #expect(text.lowercased().contains("repeat"), "\(text)")
+        #expect(text.contains("-0:0"), "the remaining time: \(text)")
+        let read = text.firstMatch(of: /(\d+):(\d\d) \/ 0:02/).map { Double(Int($0.1)! * 60 + Int($0.2)!) }
+        #expect(read.map { abs($0 - position) <= 1 } == true, "read \(String(describing: read)) against \(position): \(text)")
+        #expect(player.run.terminate() == 0)
+    }
+
+    /// The labels go after `osd.duration` (the fade included): the still picture is what it was
+    /// before the command, pixel for pixel.
+    @Test func theLabelsFadeAndLeaveThePictureAsItWas() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let player = try player(config: """
+            playlist:
+              items:
+                - url: still.png
+                  duration: 60
+            osd:
+              duration: 1
+            """, named: "osd-fade.yaml", in: folder)
+        #expect(player.run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+        let before = folder.appendingPathComponent("osd-fade-0.png").path
+        #expect(try player.request(["command": "screenshot", "path": before])["ok"] as? Bool == true)
+        _ = try player.request(["command": "setRepeat", "mode": "all"])
+        Thread.sleep(forTimeInterval: 0.3)
+        let during = folder.appendingPathComponent("osd-fade-1.png").path
+        #expect(try player.request(["command": "screenshot", "path": during])["ok"] as? Bool == true)
+        Thread.sleep(forTimeInterval: 1.2)
+        let after = folder.appendingPathComponent("osd-fade-2.png").path
+        #expect(try player.request(["command": "screenshot", "path": after])["ok"] as? Bool == true)
+        let shown = try Self.differingPixels(before, during)
+        #expect(shown > 20_000, "the panel covers a good part of the screen: \(shown) pixels changed")
+        #expect(try Self.differingPixels(before, after) == 0)
+        #expect(player.run.terminate() == 0)
+    }
+
+    /// A playlist of broken files: the status card names each one with its cause, and says where
+    /// the device is and what runs on it.
+    @Test func everyItemFailingShowsTheStatusCardNamingTheFiles() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let player = try player(config: """
+            playlist:
+              items:
+                - url: missing-lobby.mp4
+                - url: empty.mp4
+            """, named: "osd-card.yaml", in: folder)
+        #expect(player.run.waitForEvents(seconds: 30) { events in
+            events.contains { ($0["message"] as? String)?.hasPrefix("every item failed") == true }
+        })
+        Thread.sleep(forTimeInterval: 0.3)
+        let text = try Self.readScreen(player, folder: folder, name: "osd-card.png")
+        #expect(text.contains("missing-lobby.mp4"), "\(text)")
+        #expect(text.contains("empty.mp4"), "\(text)")
+        #expect(text.contains("Nothing can be played"), "\(text)")
+        #expect(text.contains("marquee 0."), "the version: \(text)")
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count)
+        let hostname = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #expect(text.contains(hostname), "the hostname \(hostname): \(text)")
+        #expect(player.run.terminate() == 0)
+    }
+
+    /// `osd.enabled: false` and `osd.statusCard: false`: a command leaves the picture as it is.
+    @Test func aDisabledOSDDrawsNothing() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let player = try player(config: """
+            playlist:
+              items:
+                - url: still.png
+                  duration: 60
+            osd:
+              enabled: false
+              statusCard: false
+            """, named: "osd-off.yaml", in: folder)
+        #expect(player.run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+        let before = folder.appendingPathComponent("osd-off-0.png").path
+        #expect(try player.request(["command": "screenshot", "path": before])["ok"] as? Bool == true)
+        _ = try player.request(["command": "setRepeat", "mode": "all"])
+        Thread.sleep(forTimeInterval: 0.3)
+        let after = folder.appendingPathComponent("osd-off-1.png").path
+        #expect(try player.request(["command": "screenshot", "path": after])["ok"] as? Bool == true)
+        #expect(try Self.differingPixels(before, after) == 0)
+        #expect(player.run.terminate() == 0)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import MarqueeCore
+import MarqueeMedia
+import MarqueePlayer
+import Synchronization
+import Testing
+
+/// The player draws the labels itself: a real still (decoded by FFmpeg) held on the headless
+/// output, the real fonts, and tesseract reading the screen back. Keypad digits reach the player
+/// from the input thread (`showNumericEntry`), which needs a keypad the host does not have: this
+/// feeds the digits the way the input thread does.
+@Suite struct PlayerOSDTests {
+    static func still() throws -> String {
+        let path = NSTemporaryDirectory() + "marquee-osd-still-\(getpid()).png"
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=0x406080:size=320x180",
+                             "-frames:v", "1", path]
+        try process.run()
+        process.waitUntilExit()
+        return path
+    }
+
+    static func makePlayer(_ rotation: Rotation = .none, size: PixelSize = PixelSize(width: 1280, height: 720))
+        throws -> (QueuePlayer, Mutex<[PlayerEvent]>) {
+        let text = try TestFont.renderer()
+        var settings = OSDSettings()
+        settings.duration = MediaTime(seconds: 30)
+        let display = OnScreenDisplay(settings: settings, painter: OSDPainter(text: text), cardPainter: StatusCardPainter(text: text),
+                                      version: "marquee test", deviceFacts: { .init(hostname: "kiosk-7", addresses: ["eth0 192.0.2.7"]) },
+                                      clockTime: { "2026-11-25 12:00" })
+        var playerSettings = PlayerSettings()
+        playerSettings.displayRotation = rotation
+        let events = Mutex<[PlayerEvent]>([])
+        let player = QueuePlayer(items: [QueueItem(url: try still(), duration: MediaTime(seconds: 60), title: "Museum Map")],
+                                 settings: playerSettings, opener: FFmpegMediaOpener(), video: HeadlessVideoOutput(size: size),
+                                 display: display, clock: MonotonicClock(), events: { event in events.withLock { $0.append(event) } })
+        return (player, events)
+    }
+
+    static func screen(of player: QueuePlayer) -> Canvas? {
+        let shot = Mutex<Canvas?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        player.screenshot { canvas in
+            shot.withLock { $0 = canvas }
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + 10)
+        return shot.withLock { $0 }
+    }
+
+    /// What tesseract reads anywhere on the screen (--psm 11: sparse text).
+    static func read(_ canvas: Canvas) throws -> String {
+        let png = NSTemporaryDirectory() + "marquee-osd-\(UUID().uuidString).png"
+        defer { try? FileManager.default.removeItem(atPath: png) }
+        try PNGWriter.write(canvas, to: png)
+        let tesseract = Process()
+        tesseract.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        tesseract.arguments = ["tesseract", png, "stdout", "--psm", "11"]
+        let output = Pipe()
+        tesseract.standardOutput = output
+        tesseract.standardError = FileHandle.nullDevice
+        try tesseract.run()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        tesseract.waitUntilExit()
+        guard tesseract.terminationStatus == 0 else { throw OCRReadBackTests.OCRFailure(message: "tesseract failed (is tesseract-ocr installed?)") }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    static func waitForFrame(_ events: Mutex<[PlayerEvent]>) -> Bool {
+        for _ in 0..<300 {
+            if events.withLock({ $0.contains { if case .frame = $0 { true } else { false } } }) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    @Test func digitsTypedOnAKeypadAreShownAsTheyAreTyped() throws {
+        let (player, events) = try Self.makePlayer()
+        player.start()
+        defer { player.shutDown(); _ = player.waitUntilFinished(graceAfterShutDown: 10) }
+        #expect(Self.waitForFrame(events))
+        player.showNumericEntry("12")
+        Thread.sleep(forTimeInterval: 0.3)
+        let canvas = try #require(Self.screen(of: player))
+        let text = try Self.read(canvas)
+        #expect(text.contains("Go to item 1 2"), "\(text)")
+        #expect(text.contains("Museum Map"), "\(text)")
+    }
+
+    /// A portrait screen (rotation 90, the picture turned in software): the labels are turned with
+    /// the picture, so the viewer reads them upright.
+    @Test func onAPortraitScreenTheLabelsReadUpright() throws {
+        let (player, events) = try Self.makePlayer(.clockwise90, size: PixelSize(width: 1280, height: 720))
+        player.start()
+        defer { player.shutDown(); _ = player.waitUntilFinished(graceAfterShutDown: 10) }
+        #expect(Self.waitForFrame(events))
+        player.send(.command(.pause), from: .application)
+        Thread.sleep(forTimeInterval: 0.3)
+        let canvas = try #require(Self.screen(of: player))
+        // The screenshot is the buffer as scanned out; the viewer's head is turned with the screen.
+        let upright = canvas.withPixelBuffer { Canvas(copying: $0, turnedClockwise: Rotation.clockwise90.inverse) }
+        let text = try Self.read(upright)
+        #expect(text.contains("Museum Map"), "\(text)")
+    }
+}
