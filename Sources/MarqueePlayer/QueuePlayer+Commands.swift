@@ -10,12 +10,19 @@ extension QueuePlayer {
             switch request {
             case .control(let action, let source):
                 emit(.command(action, source: source))
+                let wasStopped = current == nil
                 apply(action, from: source)
+                followStopRule(after: action, from: source, wasStopped: wasStopped)
             case .seek(let seek):
                 if let source = seek.source { emit(.command(.seek(to: seek.time), source: source)) }
+                cancelStopTimeout(unlessFrom: seek.source)
                 begin(seek)
-            case .replace(let replacement): replaceQueueNow(replacement)
-            case .append(let added): replaceQueueNow(QueueReplacement(items: items + added, settings: settings))
+            case .replace(let replacement):
+                cancelStopTimeout(unlessFrom: nil)
+                replaceQueueNow(replacement)
+            case .append(let added):
+                cancelStopTimeout(unlessFrom: nil)
+                replaceQueueNow(QueueReplacement(items: items + added, settings: settings))
             case .screenshot(let completion): completion(takeScreenshot())
             }
         }

@@ -25,6 +25,7 @@ extension QueuePlayer {
         while !shouldStop {
             heartbeat()
             applyPendingCommands()
+            resumeAfterStopTimeoutIfDue()
             if isIdleAndDone { break }
             guard let pipeline = current, machine.wantsToPlay || pauseOnNextFrame else {
                 waitForCommand()

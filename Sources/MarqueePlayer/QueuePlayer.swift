@@ -108,6 +108,8 @@ public final class QueuePlayer: @unchecked Sendable {
     var cueObserver: BoundaryTimeObserver?
     /// Where the last picture drawn went on the screen (its presentation size, for the status).
     var drawnRect: PixelRect?
+    /// When a stop from a key is undone (`settings.stopTimeout`), on `realClock`; nil: never.
+    var stopResumeAt: MediaTime?
 
     public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
                 audio: AudioOutput? = nil, audioStretching: AudioTimeStretching? = nil, clock: PlaybackClock, heartbeat: @escaping @Sendable () -> Void = {},
@@ -253,12 +255,14 @@ public final class QueuePlayer: @unchecked Sendable {
         return requests
     }
 
-    /// Blocks the present thread until a command or a shutdown arrives, beating the heart meanwhile.
+    /// Blocks the present thread until a command or a shutdown arrives, or a stop from a key has
+    /// lasted its timeout, beating the heart meanwhile.
     func waitForCommand() {
         control.lock()
         while pendingRequests.isEmpty && !isShutDown {
             control.unlock()
             heartbeat()
+            if isStopTimeoutDue { return }
             control.lock()
             if pendingRequests.isEmpty && !isShutDown {
                 _ = control.wait(until: Date(timeIntervalSinceNow: Self.heartbeatInterval))
