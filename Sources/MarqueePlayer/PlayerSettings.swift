@@ -31,6 +31,10 @@ public struct PlayerSettings: Sendable {
     /// before it is due the next remote item is opened: early enough to fill that buffer, late
     /// enough that a server coming up meanwhile is not failed a whole loop early.
     public var readAhead: Duration = .seconds(10)
+    /// After a `stop` from a key (config `input.stopTimeout`), playback resumes once the player has
+    /// stayed stopped this long, on the player's clock; nil: a stop lasts until something plays.
+    /// A stop from any other source is never undone.
+    public var stopTimeout: MediaTime?
 
     public init() {}
 }

@@ -10,15 +10,22 @@ extension QueuePlayer {
             switch request {
             case .control(let action, let source):
                 emit(.command(action, source: source))
+                let wasStopped = current == nil
                 apply(action, from: source)
+                followStopRule(after: action, from: source, wasStopped: wasStopped)
                 showOSD(after: action)
             case .seek(let seek):
                 if let source = seek.source { emit(.command(.seek(to: seek.time), source: source)) }
+                cancelStopTimeout(unlessFrom: seek.source)
                 begin(seek)
                 showOSD(after: .seek(to: seek.time))
             case .numericEntry(let digits): applyNumericEntry(digits)
-            case .replace(let replacement): replaceQueueNow(replacement)
-            case .append(let added): replaceQueueNow(QueueReplacement(items: items + added, settings: settings))
+            case .replace(let replacement):
+                cancelStopTimeout(unlessFrom: nil)
+                replaceQueueNow(replacement)
+            case .append(let added):
+                cancelStopTimeout(unlessFrom: nil)
+                replaceQueueNow(QueueReplacement(items: items + added, settings: settings))
             case .screenshot(let completion): completion(takeScreenshot())
             }
         }

@@ -33,6 +33,8 @@ extension QueuePlayer {
         settings.followsAudioClock = self.settings.followsAudioClock
         settings.retryDelay = self.settings.retryDelay
         settings.maximumRetryDelay = self.settings.maximumRetryDelay
+        // It belongs with the keys (`input:`), which a new playlist does not change.
+        settings.stopTimeout = self.settings.stopTimeout
 
         let pauseAfter = cursor.pauseAfterCurrentItem
         cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)

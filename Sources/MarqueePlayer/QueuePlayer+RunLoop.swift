@@ -26,6 +26,7 @@ extension QueuePlayer {
         while !shouldStop {
             heartbeat()
             applyPendingCommands()
+            resumeAfterStopTimeoutIfDue()
             if isIdleAndDone { break }
             guard let pipeline = current, machine.wantsToPlay || pauseOnNextFrame else {
                 waitForCommand()

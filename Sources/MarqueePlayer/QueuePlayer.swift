@@ -127,6 +127,8 @@ public final class QueuePlayer: @unchecked Sendable {
     /// that plays is taken off.
     var failureReasons: [Int: String] = [:]
     var isShowingStatusCard = false
+    /// When a stop from a key is undone (`settings.stopTimeout`), on `realClock`; nil: never.
+    var stopResumeAt: MediaTime?
 
     public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
                 audio: AudioOutput? = nil, audioStretching: AudioTimeStretching? = nil, display: OnScreenDisplay? = nil,
@@ -274,12 +276,14 @@ public final class QueuePlayer: @unchecked Sendable {
         return requests
     }
 
-    /// Blocks the present thread until a command or a shutdown arrives, beating the heart meanwhile.
+    /// Blocks the present thread until a command or a shutdown arrives, or a stop from a key has
+    /// lasted its timeout, beating the heart meanwhile.
     func waitForCommand() {
         control.lock()
         while pendingRequests.isEmpty && !isShutDown {
             control.unlock()
             heartbeat()
+            if isStopTimeoutDue { return }
             // The labels fade on a still screen too.
             let redraw = refreshOSDWhileIdle()
             control.lock()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MarqueeConfig
+import MarqueeCore
 
 /// `marquee check CONFIG`: validates a config the way `play` would read it, so an operator can
 /// check a file before copying it to a device. Prints every problem as `FILE:LINE:COLUMN:
@@ -24,9 +25,27 @@ struct CheckCommand: ParsableCommand {
         print(Self.summary(of: configuration, path: config))
     }
 
-    /// `Config/demo.yaml: OK, 3 items, repeat all`.
+    /// `Config/demo.yaml: OK, 3 items, repeat all`; a config that changes the keys says what they
+    /// come to: `..., 14 keys bound (keymap none), a stop from a key resumes after 30 s`.
     static func summary(of configuration: MarqueeConfiguration, path: String) -> String {
         let count = configuration.playlist.items.count
-        return "\(path): OK, \(count) \(count == 1 ? "item" : "items"), repeat \(configuration.playlist.repeat.rawValue)"
+        var text = "\(path): OK, \(count) \(count == 1 ? "item" : "items"), repeat \(configuration.playlist.repeat.rawValue)"
+        let input = configuration.input
+        if input.baseKeyMap != .default || !input.keyOverrides.isEmpty || input.stopTimeout != InputConfiguration.defaultStopTimeout {
+            let bound = input.keyMap.boundCodes.count
+            text += ", \(bound) \(bound == 1 ? "key" : "keys") bound (keymap \(input.baseKeyMap.rawValue))"
+            if let timeout = input.stopTimeout {
+                text += ", a stop from a key resumes after \(seconds(timeout)) s"
+            } else {
+                text += ", a stop from a key lasts until something plays"
+            }
+        }
+        return text
+    }
+
+    /// `60`, `1.5`.
+    private static func seconds(_ time: MediaTime) -> String {
+        let value = time.seconds
+        return value == value.rounded() ? String(Int64(value)) : String(value)
     }
 }

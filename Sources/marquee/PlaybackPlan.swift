@@ -106,7 +106,9 @@ extension PlaybackPlan {
         if audio.periodTime != other.audio.periodTime { keys.append("audio.periodTime") }
         if input.devices != other.input.devices { keys.append("input.devices") }
         if input.grab != other.input.grab { keys.append("input.grab") }
+        if input.baseKeyMap != other.input.baseKeyMap { keys.append("input.keymap") }
         if input.keyOverrides != other.input.keyOverrides { keys.append("input.keys") }
+        if input.stopTimeout != other.input.stopTimeout { keys.append("input.stopTimeout") }
         if logLevel != other.logLevel { keys.append("log.level") }
         if control != other.control { keys.append("control.socket") }
         if osd != other.osd { keys.append("osd") }

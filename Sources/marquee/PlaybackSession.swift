@@ -74,6 +74,8 @@ final class PlaybackSession {
                                             virtualClock: clock is VirtualClock, logger: logger)
         var settings = plan.settings
         settings.followsAudioClock = audio.isDevice && !(clock is VirtualClock)
+        // A visitor's stop does not blank the screen for good (input.stopTimeout).
+        settings.stopTimeout = plan.input.stopTimeout
         // The plane turns the picture: the player draws it unturned into the turned buffers.
         if video.display?.rotatesInHardware == true { settings.displayRotation = .none }
         let reload: (@Sendable (CommandSource) -> Void)? = reloader.map { reloader in

@@ -77,6 +77,72 @@ import Testing
         ])
     }
 
+    @Test func aKioskKeypadConfigSaysWhatItsKeysComeTo() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("marquee-cli-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("a.mp4"))
+        try Data("""
+            playlist:
+              items: [a.mp4]
+            input:
+              keymap: none
+              keys:
+                KEY_KP1: digit1
+                KEY_KPENTER: playEnteredItem
+                KEY_KPDOT: stop
+              stopTimeout: 30
+            """.utf8).write(to: folder.appendingPathComponent("kiosk.yaml"))
+        try Data("""
+            playlist:
+              items: [a.mp4]
+            input:
+              keys:
+                KEY_ESC: none
+                KEY_STOP: none
+              stopTimeout: none
+            """.utf8).write(to: folder.appendingPathComponent("unbound.yaml"))
+
+        let kiosk = try MarqueeProcess.run(["check", "kiosk.yaml"], in: folder)
+        let unbound = try MarqueeProcess.run(["check", "unbound.yaml"], in: folder)
+
+        #expect(kiosk.status == 0)
+        #expect(kiosk.outputLines == ["kiosk.yaml: OK, 1 item, repeat all, 3 keys bound (keymap none), a stop from a key resumes after 30 s"])
+        #expect(unbound.status == 0)
+        let unboundSummary = try #require(unbound.outputLines.last)
+        #expect(unboundSummary.hasPrefix("unbound.yaml: OK, 1 item, repeat all, "))
+        #expect(unboundSummary.hasSuffix(" keys bound (keymap default), a stop from a key lasts until something plays"))
+    }
+
+    @Test func badKeypadSettingsAreReportedWhereTheyAre() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("marquee-cli-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("a.mp4"))
+        try Data("""
+            playlist:
+              items: [a.mp4]
+            input:
+              keymap: empty
+              keys:
+                KEY_ESC: nnoe
+                KEY_Q: quit
+              stopTimeout: soon
+            """.utf8).write(to: folder.appendingPathComponent("keys.yaml"))
+
+        let outcome = try MarqueeProcess.run(["check", "keys.yaml"], in: folder)
+
+        #expect(outcome.status == 1)
+        #expect(outcome.outputLines == [
+            "keys.yaml:4:11: error: unknown keymap 'empty' (expected default or none)",
+            "keys.yaml:6:14: error: unknown command 'nnoe'; did you mean 'none'?",
+            "keys.yaml:7:12: error: quit cannot be bound to a key (quit with `marquee ctl quit` or SIGTERM)",
+            "keys.yaml:8:16: error: bad time 'soon': expected seconds (e.g. 2.5) or [hh:]mm:ss[.fff]",
+        ])
+    }
+
     @Test func aMissingFileFails() throws {
         let outcome = try MarqueeProcess.run(["check", "no/such/config.yaml"], in: MarqueeProcess.repositoryRoot())
 

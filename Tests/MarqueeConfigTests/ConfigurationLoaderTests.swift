@@ -92,6 +92,8 @@ import Testing
         #expect(configuration.audio == AudioConfiguration(device: "default", volume: 1.0))
         #expect(configuration.input == InputConfiguration(devices: .auto, grab: true, keyOverrides: [:]))
         #expect(configuration.input.keyMap == KeyMap.default)
+        #expect(configuration.input.baseKeyMap == .default)
+        #expect(configuration.input.stopTimeout == MediaTime(seconds: 60))
     }
 
     @Test func theNetworkReadAheadIsReadAndDefaultsToTenSeconds() throws {
@@ -309,5 +311,114 @@ import Testing
         #expect(items.map(\.location) == [.file(path: folder.path("a.png")), .file(path: folder.path("b.png"))])
         #expect(items.map(\.duration) == [MediaTime(seconds: 8), MediaTime(seconds: 8)])
         #expect(items.map(\.scaling) == [.aspectFill, .aspectFill])
+    }
+
+    @Test func noneUnbindsAKeyOfTheDefaultMap() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write("unbind.yaml", """
+            playlist:
+              items: [a.mp4]
+            input:
+              keys:
+                KEY_ESC: none
+                stopcd: None
+                KEY_KP5: togglePlayPause
+            """)
+
+        let result = ConfigurationLoader.load(path: path, checkingMediaFiles: false)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let input = try #require(result.configuration).input
+
+        #expect(input.keyOverrides == [KeyName("KEY_ESC")!: nil, KeyName("KEY_STOPCD")!: nil, KeyName("KEY_KP5")!: .togglePlayPause])
+        #expect(input.keyMap.command(for: KeyName("KEY_ESC")!) == nil)
+        #expect(input.keyMap.command(for: KeyName("KEY_STOPCD")!) == nil)
+        #expect(input.keyMap.command(for: KeyName("KEY_STOP")!) == .stop)         // untouched default
+        #expect(input.keyMap.command(for: KeyName("KEY_KP5")!) == .togglePlayPause)
+        #expect(input.keyMap.boundCodes.count == KeyMap.default.boundCodes.count - 2)
+    }
+
+    @Test func keymapNoneBindsOnlyTheListedKeys() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write("kiosk.yaml", """
+            playlist:
+              items: [a.mp4, b.mp4]
+            input:
+              keymap: none
+              keys:
+                KEY_KP1: digit1
+                KEY_KP2: digit2
+                KEY_KPENTER: playEnteredItem
+            """)
+
+        let result = ConfigurationLoader.load(path: path, checkingMediaFiles: false)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let input = try #require(result.configuration).input
+
+        #expect(input.baseKeyMap == .none)
+        #expect(input.keyMap == KeyMap([KeyName("KEY_KP1")!: .digit1, KeyName("KEY_KP2")!: .digit2,
+                                        KeyName("KEY_KPENTER")!: .playEnteredItem]))
+        #expect(input.keyMap.command(for: KeyName("KEY_ESC")!) == nil)
+        #expect(input.keyMap.command(for: KeyName("KEY_STOP")!) == nil)
+    }
+
+    @Test func keymapNoneWithoutKeysBindsNothingAndDefaultIsTheDefault() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let none = try folder.write("none.yaml", "playlist:\n  items: [a.mp4]\ninput:\n  keymap: NONE\n")
+        let standard = try folder.write("default.yaml", "playlist:\n  items: [a.mp4]\ninput:\n  keymap: default\n")
+
+        #expect(try #require(ConfigurationLoader.load(path: none, checkingMediaFiles: false).configuration).input.keyMap == .empty)
+        #expect(try #require(ConfigurationLoader.load(path: standard, checkingMediaFiles: false).configuration).input.keyMap == .default)
+    }
+
+    @Test func unbindingAKeyTheMapDoesNotBindIsAWarning() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write("pointless.yaml", """
+            playlist:
+              items: [a.mp4]
+            input:
+              keymap: none
+              keys:
+                KEY_ESC: none
+            """)
+
+        let result = ConfigurationLoader.load(path: path, checkingMediaFiles: false)
+        #expect(!result.hasErrors)
+        #expect(result.diagnostics.map(\.description) == [
+            "\(path):6:14: warning: KEY_ESC is not bound by the empty (keymap: none) map; none changes nothing",
+        ])
+    }
+
+    @Test(arguments: [
+        ("90", MediaTime(seconds: 90) as MediaTime?), ("1:30", MediaTime(seconds: 90)), ("2.5", MediaTime(5, per: 2)),
+        ("none", nil), ("None", nil), ("0", nil), ("\"0:00\"", nil),
+    ])
+    func theStopTimeoutIsATimeOrNone(text: String, expected: MediaTime?) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write("stop.yaml", "playlist:\n  items: [a.mp4]\ninput:\n  stopTimeout: \(text)\n")
+
+        let result = ConfigurationLoader.load(path: path, checkingMediaFiles: false)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        #expect(try #require(result.configuration).input.stopTimeout == expected)
+    }
+
+    @Test func keymapKeysAndStopTimeoutSurviveJSON() throws {
+        let input = InputConfiguration(baseKeyMap: .none, keyOverrides: [KeyName("KEY_ESC")!: nil, KeyName("KEY_KP1")!: .digit1],
+                                       stopTimeout: MediaTime(seconds: 30))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = try #require(String(data: try encoder.encode(input), encoding: .utf8))
+
+        #expect(json.contains(#""keymap":"none""#))
+        #expect(json.contains(#""keys":{"KEY_ESC":"none","KEY_KP1":"digit1"}"#))
+        #expect(json.contains(#""stopTimeout":"30""#))
+        #expect(try JSONDecoder().decode(InputConfiguration.self, from: Data(json.utf8)) == input)
+
+        let never = InputConfiguration(stopTimeout: nil)
+        #expect(try JSONDecoder().decode(InputConfiguration.self, from: try encoder.encode(never)) == never)
     }
 }

@@ -101,6 +101,63 @@ import Testing
               keys:
                 KEY_PLAYPAUS: play
             """, line: 5, column: 5, message: "unknown key name 'KEY_PLAYPAUS'; did you mean 'KEY_PLAYPAUSE'?"),
+        BrokenConfigCase("unknown key name unbound", """
+            playlist:
+              items: [a.mp4]
+            input:
+              keys:
+                KEY_ESCAPE: none
+            """, line: 5, column: 5, message: "unknown key name 'KEY_ESCAPE'; did you mean 'KEY_ESC'?"),
+        BrokenConfigCase("misspelt none", """
+            playlist:
+              items: [a.mp4]
+            input:
+              keys:
+                KEY_ESC: nnoe
+            """, line: 5, column: 14, message: "unknown command 'nnoe'; did you mean 'none'?"),
+        BrokenConfigCase("quit bound to a key", """
+            playlist:
+              items: [a.mp4]
+            input:
+              keys:
+                KEY_Q: quit
+            """, line: 5, column: 12, message: "quit cannot be bound to a key"),
+        BrokenConfigCase("unknown keymap", """
+            playlist:
+              items: [a.mp4]
+            input:
+              keymap: empty
+            """, line: 4, column: 11, message: "unknown keymap 'empty' (expected default or none)"),
+        BrokenConfigCase("misspelt keymap", """
+            playlist:
+              items: [a.mp4]
+            input:
+              keymap: defualt
+            """, line: 4, column: 11, message: "unknown keymap 'defualt'; did you mean 'default'?"),
+        BrokenConfigCase("keymap that is a list", """
+            playlist:
+              items: [a.mp4]
+            input:
+              keymap: [none]
+            """, line: 4, column: 11, message: "expected a keymap (default or none), found a list"),
+        BrokenConfigCase("stop timeout that is not a time", """
+            playlist:
+              items: [a.mp4]
+            input:
+              stopTimeout: never
+            """, line: 4, column: 16, message: "bad time 'never'"),
+        BrokenConfigCase("negative stop timeout", """
+            playlist:
+              items: [a.mp4]
+            input:
+              stopTimeout: -5
+            """, line: 4, column: 16, message: "times cannot be negative"),
+        BrokenConfigCase("empty stop timeout", """
+            playlist:
+              items: [a.mp4]
+            input:
+              stopTimeout:
+            """, line: 4, column: 15, message: "expected none or a time (seconds or [hh:]mm:ss[.fff]), found nothing"),
         BrokenConfigCase("bad repeat mode", """
             playlist:
               repeat: loop

@@ -68,6 +68,34 @@ import MarqueeCore
         #expect(map.boundCodes.count == KeyMap.default.boundCodes.count + 1)
     }
 
+    @Test func mergingNilUnbindsTheKeyAndItsAliases() {
+        let map = KeyMap.default.merging([KeyName("KEY_ESC")!: nil, KeyName("KEY_STOPCD")!: nil, KeyName("KEY_F1")!: nil])
+        #expect(map.command(for: KeyName("KEY_ESC")!) == nil)
+        #expect(map.command(for: KeyName("KEY_STOPCD")!) == nil)
+        #expect(map.command(for: KeyName("KEY_STOP")!) == .stop)
+        #expect(!map.boundCodes.contains(KeyName("KEY_ESC")!.code))
+        // Unbinding a key the map never bound changes nothing.
+        #expect(map.boundCodes.count == KeyMap.default.boundCodes.count - 2)
+        // Keys are matched by code: an alias unbinds the same key.
+        let aliased = KeyMap.default.merging([KeyName("kp5")!: nil])
+        #expect(aliased.command(for: KeyName("KEY_KP5")!) == nil)
+    }
+
+    @Test func theEmptyMapBindsNothingUntilKeysAreLaidOverIt() {
+        #expect(KeyMap.empty.boundCodes.isEmpty)
+        #expect(KeyMap.empty.command(for: KeyName("KEY_ESC")!) == nil)
+        let kiosk = KeyMap.empty.merging([KeyName("KEY_KP1")!: .digit1, KeyName("KEY_KPENTER")!: .playEnteredItem,
+                                          KeyName("KEY_ESC")!: nil])
+        #expect(kiosk.boundCodes == [KeyName("KEY_KP1")!.code, KeyName("KEY_KPENTER")!.code])
+    }
+
+    @Test func quitIsNeverBoundByDefaultNorBindableAtAll() {
+        // Quitting is a control action (the socket's quit, SIGTERM), not a key command.
+        #expect(Command(rawValue: "quit") == nil)
+        #expect(!Command.allCases.map(\.rawValue).contains { $0.lowercased().contains("quit") })
+        #expect(KeyMap.default.commandsByCode.values.allSatisfy { ControlAction.command($0) != .quit })
+    }
+
     @Test func cyclesFollowTheDesignOrder() {
         #expect([RepeatMode.off, .all, .one, .shuffle].map(\.cycled) == [.all, .one, .shuffle, .off])
         #expect([ScalingMode.none, .aspectFit, .aspectFill, .fill].map(\.cycled) == [.aspectFit, .aspectFill, .fill, .none])

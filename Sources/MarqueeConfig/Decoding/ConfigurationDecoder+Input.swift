@@ -2,7 +2,7 @@ import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let inputKeys = ["devices", "grab", "keys"]
+    static let inputKeys = ["devices", "grab", "keymap", "keys", "stopTimeout"]
 
     mutating func decodeInput(_ node: Node) -> InputConfiguration {
         var input = InputConfiguration()
@@ -13,10 +13,29 @@ extension ConfigurationDecoder {
         if let node = fields["grab"]?.value, let grab = bool(node) {
             input.grab = grab
         }
+        if let node = fields["keymap"]?.value,
+           let base: InputConfiguration.BaseKeyMap = choice(node, named: "keymap") {
+            input.baseKeyMap = base
+        }
         if let node = fields["keys"]?.value {
-            input.keyOverrides = decodeKeys(node)
+            input.keyOverrides = decodeKeys(node, over: input.baseKeyMap == .none ? .empty : .default)
+        }
+        if let node = fields["stopTimeout"]?.value, let timeout = decodeStopTimeout(node) {
+            input.stopTimeout = timeout
         }
         return input
+    }
+
+    /// `none`, or a time (seconds or [hh:]mm:ss[.fff]); 0 is none too. The outer nil: not valid.
+    private mutating func decodeStopTimeout(_ node: Node) -> MediaTime?? {
+        if case .scalar(let scalar) = node, scalar.string.lowercased() == "none" { return .some(nil) }
+        guard case .scalar = node, !isNothing(node) else {
+            log.error(at: SourcePosition(of: node),
+                      "expected none or a time (seconds or [hh:]mm:ss[.fff]), found \(describe(node))")
+            return nil
+        }
+        guard let time = time(node) else { return nil }
+        return .some(time > .zero ? time : nil)
     }
 
     /// `auto`, `none`, one device, or a list of them.
@@ -33,29 +52,41 @@ extension ConfigurationDecoder {
         }
     }
 
-    private mutating func decodeKeys(_ node: Node) -> [KeyName: Command] {
+    /// Key names to commands; `none` unbinds a key of the base map.
+    private mutating func decodeKeys(_ node: Node, over base: KeyMap) -> [KeyName: Command?] {
         if isNothing(node) { return [:] }
         guard case .mapping(let mapping) = node else {
             log.error(at: SourcePosition(of: node),
-                      "expected a mapping of key names to commands (e.g. KEY_KP5: togglePlayPause), found \(describe(node))")
+                      "expected a mapping of key names to commands or none (e.g. KEY_KP5: togglePlayPause, KEY_ESC: none), found \(describe(node))")
             return [:]
         }
-        var overrides: [KeyName: Command] = [:]
+        var overrides: [KeyName: Command?] = [:]
         var firstLineByCode: [UInt16: Int] = [:]
         for (keyNode, commandNode) in mapping {
             guard case .scalar(let keyScalar) = keyNode, !duplicateKeySentinels.contains(keyScalar.string) else { continue }
             let key = keyName(keyScalar.string, at: SourcePosition(of: keyNode))
-            let command = command(commandNode)
-            guard let key, let command else { continue }
+            let binding = binding(commandNode)
+            guard let key, let binding else { continue }
             // Aliases share a code (kp5 and KEY_KP5), so a repeat is invisible to the YAML parser.
             let position = SourcePosition(of: keyNode)
             if let line = firstLineByCode[key.code] {
                 log.warning(at: position, "\(key) is already bound at line \(line); this binding replaces it")
+            } else if binding == nil && base.command(for: key) == nil {
+                log.warning(at: SourcePosition(of: commandNode),
+                            "\(key) is not bound by the \(base == .empty ? "empty (keymap: none)" : "default") map; none changes nothing")
             }
             firstLineByCode[key.code] = position.line
-            overrides[key] = command
+            overrides.updateValue(binding, forKey: key)
         }
         return overrides
+    }
+
+    /// A command, or `none` (unbound): `.some(nil)`. Nil when the node is neither.
+    private mutating func binding(_ node: Node) -> Command?? {
+        if case .scalar(let scalar) = node, !isNothing(node), scalar.string.lowercased() == InputConfiguration.unboundName {
+            return .some(nil)
+        }
+        return command(node).map { .some($0) }
     }
 
     private mutating func keyName(_ text: String, at position: SourcePosition) -> KeyName? {
@@ -75,15 +106,20 @@ extension ConfigurationDecoder {
 
     private mutating func command(_ node: Node) -> Command? {
         let names = Command.allCases.map(\.rawValue)
-        guard let text = string(node, expected: "a command (\(names.joined(separator: ", ")))") else { return nil }
+        guard let text = string(node, expected: "a command (\(names.joined(separator: ", "))) or none") else { return nil }
         if let command = Command.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) {
             return command
         }
+        if text.lowercased() == "quit" {
+            // No visitor may end the process from a keypad.
+            log.error(at: SourcePosition(of: node), "quit cannot be bound to a key (quit with `marquee ctl quit` or SIGTERM)")
+            return nil
+        }
         var message = "unknown command '\(text)'"
-        if let suggestion = Suggestion.closest(to: text, among: names) {
+        if let suggestion = Suggestion.closest(to: text, among: names + [InputConfiguration.unboundName]) {
             message += "; did you mean '\(suggestion)'?"
         } else {
-            message += " (commands: \(names.joined(separator: ", ")))"
+            message += " (commands: \(names.joined(separator: ", ")); none unbinds the key)"
         }
         log.error(at: SourcePosition(of: node), message)
         return nil

@@ -85,7 +85,7 @@ public struct EventLogRecord: Encodable, Sendable {
                 try fields.encode(client, forKey: Key("client"))
                 try fields.encode(uid, forKey: Key("uid"))
                 try fields.encode(pid, forKey: Key("pid"))
-            case .application:
+            case .application, .stopTimeout:
                 break
             }
         case .queueReplaced(let itemCount, let immediately):

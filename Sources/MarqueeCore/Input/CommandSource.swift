@@ -12,9 +12,12 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
     case control(client: Int, uid: UInt32, pid: Int32)
     /// A call from code: tests, or a program embedding the player.
     case application
+    /// The player itself, resuming after a stop from a key had left the screen stopped for
+    /// `input.stopTimeout` (`command play from stop timeout`).
+    case stopTimeout
 
     /// `key KEY_NEXTSONG on QEMU Virtio Keyboard (/dev/input/event1)`, `signal SIGTERM`,
-    /// `file /etc/marquee/marquee.yaml`, `application`.
+    /// `file /etc/marquee/marquee.yaml`, `application`, `stop timeout`.
     public var description: String {
         switch self {
         case .key(let name, let device, let path): "key \(name) on \(device) (\(path))"
@@ -22,7 +25,14 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
         case .file(let path): "file \(path)"
         case .control(let client, let uid, let pid): "control client \(client) (uid \(uid), pid \(pid))"
         case .application: "application"
+        case .stopTimeout: "stop timeout"
         }
+    }
+
+    /// Whether a key on a keypad or remote sent it: anyone standing in front of the screen.
+    public var isKey: Bool {
+        if case .key = self { return true }
+        return false
     }
 
     /// The kind alone, as the events log's `source` field writes it.
@@ -33,6 +43,7 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
         case .file: "file"
         case .control: "control"
         case .application: "application"
+        case .stopTimeout: "stopTimeout"
         }
     }
 }

@@ -15,14 +15,21 @@ public struct KeyMap: Sendable, Equatable {
     /// The codes any device must report for it to be worth opening.
     public var boundCodes: Set<UInt16> { Set(commandsByCode.keys) }
 
-    /// This map with `overrides` laid over it key by key; other keys keep their default.
-    public func merging(_ overrides: [KeyName: Command]) -> KeyMap {
+    /// This map with `overrides` laid over it key by key: a command binds the key, nil unbinds it
+    /// (config `KEY_ESC: none`); other keys keep their binding.
+    public func merging(_ overrides: [KeyName: Command?]) -> KeyMap {
         var merged = self
         for (key, command) in overrides { merged.commandsByCode[key.code] = command }
         return merged
     }
 
-    /// Numeric keypads, media-key remotes and plain keyboards all work out of the box.
+    /// No key bound (config `input.keymap: none`): only the keys a config lists do anything.
+    public static let empty = KeyMap()
+
+    /// Numeric keypads, media-key remotes and plain keyboards all work out of the box. Quitting is
+    /// not a key command at all (it is a control action: the socket's `quit`, SIGTERM), so no
+    /// visitor can end the process from a keypad; `stop` is bound, and `input.stopTimeout` brings
+    /// playback back after a stop from a key.
     public static let `default`: KeyMap = {
         let table: [(String, Command)] = [
             // Numeric keypad: digits pick an item, enter plays it.
