@@ -110,7 +110,8 @@ public final class OSDPainter {
     /// A track the full width of `rect`, filled from the left by `fraction`; just the track when the
     /// fraction is unknown (a live stream).
     private func paintBar(in rect: PixelRect, fraction: Double?, into image: inout OverlayImage) {
-        image.fill(rect, with: trackColor, cornerRadius: rect.height / 2)
+        // Square ends: the fill's left end is square, and would stick out of a rounded track.
+        image.fill(rect, with: trackColor)
         if let fraction { image.fill(rect, leftFraction: fraction, with: textColor) }
     }
 
