@@ -27,16 +27,21 @@ import MarqueeMedia
         }
     }
 
-    static func read(_ canvas: Canvas) throws -> String {
+    /// What tesseract reads in `canvas`. `pageSegmentation` is tesseract's --psm: 7 for one line of
+    /// text, 11 for labels scattered over the picture (the OSD), 6 for a block of lines (the status card).
+    static func read(_ canvas: Canvas, pageSegmentation: Int = 7) throws -> String {
         let directory = NSTemporaryDirectory() + "marquee-ocr-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let png = directory + "/osd.png"
         try PNGWriter.write(canvas, to: png)
+        // MARQUEE_OCR_KEEP=dir keeps each picture tesseract read, to look at when a reading fails.
+        if let keep = ProcessInfo.processInfo.environment["MARQUEE_OCR_KEEP"] {
+            try? FileManager.default.copyItem(atPath: png, toPath: keep + "/ocr-\(UUID().uuidString).png")
+        }
         let tesseract = Process()
         tesseract.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        // --psm 7: the image is one line of text.
-        tesseract.arguments = ["tesseract", png, "stdout", "--psm", "7"]
+        tesseract.arguments = ["tesseract", png, "stdout", "--psm", String(pageSegmentation)]
         let output = Pipe(), errors = Pipe()
         tesseract.standardOutput = output
         tesseract.standardError = errors
