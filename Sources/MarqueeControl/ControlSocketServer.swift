@@ -322,7 +322,12 @@ extension ControlSocketServer {
                 }
                 return shared.phase == .stopping
             }
-            if stopping { break }
+            if stopping {
+                // Replies already queued go out first (a `quit` is answered, then acts): one
+                // non-blocking write each, which the kernel's socket buffer takes at once.
+                for connection in connections.values where connection.pendingOutput > 0 { _ = connection.write(now: now) }
+                break
+            }
             for (connection, verdict) in condemned {
                 switch verdict {
                 case .overflow:

@@ -114,9 +114,9 @@ extension QueuePlayer {
 
     /// Nothing can be played: the status card says why (one line per failing item, as the journal
     /// says it), with the device's name, addresses, version and time. The next picture replaces it.
-    func showStatusCard(headline: String) {
+    func showStatusCard(headline: String, footnote: String? = nil) {
         guard let osd, osd.settings.statusCard else { return }
-        let reasons = failureReasons.keys.sorted().compactMap { failureReasons[$0] }
+        let reasons = failureReasons.keys.sorted().compactMap { failureReasons[$0] } + (footnote.map { [$0] } ?? [])
         do {
             try video.present { buffer in
                 osd.drawStatusCard(headline: headline, reasons: reasons, into: buffer, rotation: settings.displayRotation)

@@ -19,7 +19,7 @@ extension QueuePlayer {
         emitAll(machine.handle(.play))
         guard let first = cursor.start() else {
             emitAll(machine.handle(.queueExhausted))
-            showStatusCard(headline: "Nothing to play: the playlist is empty")
+            showStatusCard(headline: "Nothing to play", footnote: "The playlist is empty")
             return
         }
         becomeCurrent(first)
@@ -422,7 +422,7 @@ extension QueuePlayer {
         for _ in 1..<retryRound where delay < settings.maximumRetryDelay { delay = delay * 2 }
         delay = min(delay, settings.maximumRetryDelay)
         emit(.error(message: "every item failed; retrying in \(TimeLabel.position(delay))"))
-        showStatusCard(headline: "Nothing can be played: every item failed (retrying in \(TimeLabel.position(delay)))")
+        showStatusCard(headline: "Nothing can be played", footnote: "Every item failed; trying again in \(TimeLabel.position(delay))")
         failuresInARow = 0
         // Real time, whatever the playback clock: on a virtual clock (--clock fast) the wait would
         // be instant and a dead playlist would spin, writing error lines as fast as it can.

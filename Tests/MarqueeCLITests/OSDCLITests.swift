@@ -6,18 +6,28 @@ import Testing
 /// and the status card into its picture; the control socket's screenshot reads the picture back
 /// and tesseract reads the text on it.
 @Suite(.serialized) struct OSDCLITests {
-    /// The text tesseract reads in a screenshot the player writes to `name`.
-    static func readScreen(_ player: ControlledPlayer, folder: URL, name: String) throws -> String {
+    /// The text tesseract reads in a screenshot the player writes to `name`. With `labels`, only
+    /// the lower part of the screen where the panel sits, made grey, inverted and doubled by ffmpeg:
+    /// tesseract reads dark text on light, and a test picture's colour bars show through the panel.
+    static func readScreen(_ player: ControlledPlayer, folder: URL, name: String, labels: Bool = false) throws -> String {
         let png = folder.appendingPathComponent(name).path
         let reply = try player.request(["command": "screenshot", "path": png])
         guard reply["ok"] as? Bool == true else { throw ControlSocketError("screenshot failed: \(reply)") }
-        return try ocr(png)
+        guard labels else { return try ocr(png, pageSegmentation: 6) }
+        let prepared = folder.appendingPathComponent("ocr-" + name).path
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ffmpeg.arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-i", png,
+                            "-vf", "crop=iw:ih*0.4:0:ih*0.6,scale=iw*2:ih*2,format=gray,negate", prepared]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        return try ocr(prepared, pageSegmentation: 11)
     }
 
-    static func ocr(_ png: String) throws -> String {
+    static func ocr(_ png: String, pageSegmentation: Int) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tesseract", png, "stdout", "--psm", "11"]
+        process.arguments = ["tesseract", png, "stdout", "--psm", "\(pageSegmentation)"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -28,8 +38,7 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The pixels two screenshots (PNG files) differ in, decoded by the player's own probe-free way:
-    /// byte for byte over the files' IDAT is not enough, so both are read back as raw RGB by ffmpeg.
+    /// The pixels two screenshots (PNG files) differ in, both decoded to raw RGB by ffmpeg.
     static func differingPixels(_ a: String, _ b: String) throws -> Int {
         func rgb(_ path: String) throws -> [UInt8] {
             let process = Process()
@@ -44,7 +53,11 @@ import Testing
         }
         let first = try rgb(a), second = try rgb(b)
         guard first.count == second.count, !first.isEmpty else { return -1 }
-        return stride(from: 0, to: first.count, by: 3).filter { first[$0] != second[$0] || first[$0 + 1] != second[$0 + 1] || first[$0 + 2] != second[$0 + 2] }.count
+        var differing = 0
+        for offset in stride(from: 0, to: first.count, by: 3) where first[offset..<(offset + 3)] != second[offset..<(offset + 3)] {
+            differing += 1
+        }
+        return differing
     }
 
     func player(config: String, named name: String, in folder: URL) throws -> ControlledPlayer {
@@ -72,7 +85,7 @@ import Testing
         #expect(player.run.waitForEvents { $0.contains { $0["event"] as? String == "playbackStateChanged" && $0["state"] as? String == "paused" } })
         // The pause lands between frames and the labels are drawn on the still picture right after.
         Thread.sleep(forTimeInterval: 0.3)
-        let text = try Self.readScreen(player, folder: folder, name: "osd-labels.png")
+        let text = try Self.readScreen(player, folder: folder, name: "osd-labels.png", labels: true)
         let status = try player.status()
         let position = (status["item"] as? [String: Any])?["position"] as? Double ?? -1
         #expect(text.contains("Lobby Loop"), "\(text)")
@@ -136,6 +149,15 @@ import Testing
         gethostname(&name, name.count)
         let hostname = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         #expect(text.contains(hostname), "the hostname \(hostname): \(text)")
+
+        // The file arrives: the next round plays it and the card goes.
+        let arrived = folder.appendingPathComponent("missing-lobby.mp4")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("a.mp4"), to: arrived)
+        defer { try? FileManager.default.removeItem(at: arrived) }
+        #expect(player.run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+        Thread.sleep(forTimeInterval: 0.3)
+        let playing = try Self.readScreen(player, folder: folder, name: "osd-card-gone.png")
+        #expect(!playing.contains("Nothing can be played"), "\(playing)")
         #expect(player.run.terminate() == 0)
     }
 

@@ -95,6 +95,26 @@ extension ControlSocketTests {
             #expect(waitUntil(5) { fixture.server.clientCount == 0 })
         }
 
+        /// `quit` is answered, then acts: a reply queued just before the server stops (from another
+        /// thread, as the player's shutdown stops it) still reaches the client before it is closed.
+        @Test func aReplyQueuedJustBeforeStoppingIsDelivered() throws {
+            let folder = try ControlSocketFixture.makeFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let box = ServerBox()
+            let server = try ControlSocketServer(path: folder + "/s.sock", log: { _, _ in }, onInput: { peer, input in
+                guard case .line = input else { return }
+                box.server?.send(#"{"ok":true}"#, to: peer.id)
+                DispatchQueue.global().async { box.server?.stop() }
+            })
+            box.server = server
+            server.start()
+            let client = try ControlSocketClient(path: server.path)
+            defer { client.close() }
+            try client.send(#"{"command":"quit"}"#)
+            #expect(try client.readLine(timeout: 5) == #"{"ok":true}"#)
+            #expect(try client.readLine(timeout: 5) == nil)
+        }
+
         /// A "quit" command handled inside onInput stops the server from its own thread.
         @Test func stopFromACallbackReturnsAtOnce() throws {
             let folder = try ControlSocketFixture.makeFolder()
