@@ -31,6 +31,11 @@
 #                 other modes, and a primary plane taking XRGB8888
 #   probe-json    `marquee probe --json` has the same card in its display part: the driver (bochs-drm or
 #                 virtio_gpu), Virtual-1 connected with its modes, a primary plane taking XR24 (drm-check.py)
+#   osd           a key pressed on a uinput keypad over a still brings up the on-screen display:
+#                 tesseract reads the title off the screendump; after osd.duration (2 s) it is gone,
+#                 the screen the same pixel for pixel as before the key
+#   osd-portrait  the same with display.rotation 90: the screendump turned back reads upright
+#   status-card   a playlist of two missing files: the card instead of black, naming both files
 # Prints PASS/FAIL per check and GPU; exits 1 on any failure. Hard timeouts on every step.
 #
 # Usage: Deploy/vm/drm-test.sh [std|virtio]...      (default: both)
@@ -50,7 +55,7 @@ t_begin=$(date +%s.%N)
 die() { echo "drm-test: error: $*" >&2; exit 2; }
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
-for tool in qemu-system-x86_64 ffmpeg python3 timeout; do
+for tool in qemu-system-x86_64 ffmpeg python3 timeout tesseract; do
   command -v "$tool" >/dev/null || die "'$tool' not found; run Deploy/vm/install-deps.sh"
 done
 
@@ -229,6 +234,41 @@ echo "probe rc=$rc"
 rc=0
 timeout 60 "$marquee" probe --json > "$s/$gpu-probe.json" 2> "$s/$gpu-probe-json.err" || rc=$?
 echo "probe-json rc=$rc"
+# The on-screen display: screendumps before a key press on a uinput keypad, 0.5 s after it (the
+# labels up) and 3 s after it (osd.duration 2 s: gone); landscape, then portrait.
+modprobe uinput 2>/dev/null
+for kind in osd osd-portrait; do
+  name=$gpu-$kind
+  timeout 90 "$marquee" play "$s/$kind.yaml" --output drm --events "$s/$name.jsonl" > "$s/$name.log" 2>&1 &
+  pid=$!
+  timeout 80 python3 "$s/uinput-keypad.py" --name "Marquee OSD Keypad" --go "$s/$name.go" \
+    --wait-for "$s/$name.log" "Marquee OSD Keypad" --events "$s/$name.jsonl" --keys KPASTERISK --linger 0 > "$s/$name-keys.txt" 2>&1 &
+  kpid=$!
+  if wait_frame "$s/$name.jsonl" 30; then
+    sleep 0.5
+    "$s/.mvm/screendump" "$name-before"
+    touch "$s/$name.go"
+    wait $kpid
+    sleep 0.5
+    "$s/.mvm/screendump" "$name-on"
+    sleep 3
+    "$s/.mvm/screendump" "$name-off"
+  fi
+  kill -TERM $pid 2>/dev/null
+  rc=0; wait $pid || rc=$?
+  kill $kpid 2>/dev/null
+  echo "$kind rc=$rc"
+done
+# The status card: every item missing.
+timeout 60 "$marquee" play "$s/osd-card.yaml" --output drm > "$s/$gpu-card.log" 2>&1 &
+pid=$!
+i=0
+while ! grep -q 'every item failed' "$s/$gpu-card.log" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+"$s/.mvm/screendump" "$gpu-card"
+kill -TERM $pid 2>/dev/null
+rc=0; wait $pid || rc=$?
+echo "status-card rc=$rc"
 GUEST
 }
 
@@ -255,6 +295,12 @@ shot_check() {  # shot_check GPU NAME CHECK: `marquee ctl screenshot` of still N
   fi
 }
 
+ocr_labels() {  # ocr_labels PPM [TURN,]: the text of the lower 40 % (the labels' panel), grey, inverted, doubled
+  local png=${1%.ppm}-labels.png
+  ffmpeg -nostdin -hide_banner -loglevel error -y -i "$1" -vf "${2}crop=iw:ih*0.4:0:ih*0.6,scale=iw*2:ih*2,format=gray,negate" "$png" \
+    && tesseract "$png" stdout --psm 11 2>/dev/null
+}
+
 for gpu in "${gpus[@]}"; do
   share=$cache/drm-share-$gpu
   rm -rf "$share"; mkdir -p "$share"
@@ -269,6 +315,11 @@ for gpu in "${gpus[@]}"; do
   cp "$here/console.py" "$share/"
   printf 'playlist:\n  items:\n    - url: still.mkv\n      duration: 3\ndisplay:\n  output: drm:/dev/dri/card0\n  connector: Virtual-1\n  mode: 1024x768\n  scaling: fill\n' > "$share/still-config.yaml"
   printf 'playlist:\n  items:\n    - url: still.mkv\ndisplay:\n  output: drm\n  connector: HDMI-A-1\n' > "$share/still-badconnector.yaml"
+  osd_items='playlist:\n  repeat: one\n  items:\n    - url: still.mkv\n      title: Gallery Seven\nosd:\n  duration: 2\n'
+  printf "$osd_items" > "$share/osd.yaml"
+  printf "${osd_items}display:\n  rotation: 90\n" > "$share/osd-portrait.yaml"
+  printf 'playlist:\n  items:\n    - url: missing-gallery.mp4\n    - url: missing-lobby.mp4\n' > "$share/osd-card.yaml"
+  cp "$here/uinput-keypad.py" "$share/"
   bin=$("$here/guest-visible.sh" "$marquee" "$share")
   guest_script > "$share/guest.sh"
   t=$(date +%s.%N)
@@ -410,6 +461,30 @@ for gpu in "${gpus[@]}"; do
     report "$gpu" sigterm fail "$problem"
   else
     report "$gpu" sigterm ok "exit 0 $(awk -v a="$(field sigterm kill "$out")" -v b="$(field sigterm exited "$out")" 'BEGIN { printf "%.2f", b - a }') s after SIGTERM, picture gone"
+  fi
+  # The on-screen display, read back with tesseract from the screendumps.
+  for kind in osd osd-portrait; do
+    name=$gpu-$kind; turn=$([ "$kind" = osd-portrait ] && echo "transpose=2," || true)
+    if [ "$(field "$kind" rc "$out")" != 0 ]; then
+      report "$gpu" "$kind" fail "marquee exited $(field "$kind" rc "$out"): $(tail -2 "$share/$name.log" | tr '\n' ' ')"
+    elif [ ! -s "$share/$name-on.ppm" ] || [ ! -s "$share/$name-off.ppm" ]; then
+      report "$gpu" "$kind" fail "no screendumps (no frame, or no key: $(tr '\n' ' ' < "$share/$name-keys.txt"))"
+    else
+      text=$(ocr_labels "$share/$name-on.ppm" "$turn")
+      if ! grep -q "Gallery Seven" <<< "$text"; then
+        report "$gpu" "$kind" fail "the title is not read back after the key: '$(tr '\n' ' ' <<< "$text")'"
+      elif ! cmp -s "$share/$name-before.ppm" "$share/$name-off.ppm"; then
+        report "$gpu" "$kind" fail "the labels are still on screen 3 s after the key (osd.duration 2 s)"
+      else
+        report "$gpu" "$kind" ok "$(head -1 "$share/$name-keys.txt"); read back: $(grep -o 'Gallery Seven.*' <<< "$text" | head -1); gone after 2 s"
+      fi
+    fi
+  done
+  text=$(tesseract "$share/$gpu-card.ppm" stdout --psm 6 2>/dev/null || true)
+  if grep -q "Nothing can be played" <<< "$text" && grep -q "missing-gallery.mp4" <<< "$text" && grep -q "missing-lobby.mp4" <<< "$text"; then
+    report "$gpu" status-card ok "$(grep -m1 "missing-gallery" <<< "$text")"
+  else
+    report "$gpu" status-card fail "read back: '$(tr '\n' ' ' <<< "$text")' ($(tail -2 "$share/$gpu-card.log" | tr '\n' ' '))"
   fi
 done
 echo "drm-test: $failures failure(s), $(elapsed "$t_begin") s"

@@ -1,5 +1,5 @@
 import Testing
-import MarqueeCore
+@testable import MarqueeCore
 
 /// Blending the OSD onto the picture: faded by opacity, only inside its rectangle, clipped to the
 /// buffer, and turned with a picture that was turned in software for a portrait screen.
@@ -94,5 +94,33 @@ import MarqueeCore
         }
         let white = canvas.pixels.filter { $0 == 0xFF_FFFF }.count
         #expect(white > 0 && white < 16)
+    }
+}
+
+/// The eight-at-a-time path (upright, full opacity) gives exactly what "source over" gives pixel by
+/// pixel, for every alpha, with odd widths that leave a tail for the one-by-one loop.
+@Suite struct OverlayBlendVectorTests {
+    @Test(arguments: [1, 7, 8, 9, 61])
+    func eightAtATimeMatchesOneByOne(width: Int) {
+        var random = SeededRandom(seed: UInt64(width))
+        var overlay = OverlayImage(size: PixelSize(width: width, height: 3))
+        for y in 0..<3 {
+            for x in 0..<width {
+                let alpha = UInt8(truncatingIfNeeded: random.next())
+                let shade = OverlayColor(red: UInt8(truncatingIfNeeded: random.next()), green: UInt8(truncatingIfNeeded: random.next()),
+                                         blue: UInt8(truncatingIfNeeded: random.next()), alpha: alpha)
+                overlay.fill(PixelRect(x: x, y: y, width: 1, height: 1), with: shade)
+            }
+        }
+        let canvas = Canvas(size: PixelSize(width: width + 5, height: 5), background: RGBColor(red: 30, green: 140, blue: 220))
+        let before = canvas.pixels
+        canvas.withPixelBuffer { _ = $0.blend(overlay, x: 2, y: 1) }
+        for y in 0..<3 {
+            for x in 0..<width {
+                let old = before[(y + 1) * (width + 5) + x + 2]
+                let expected = (PremultipliedPixel.over(overlay[x, y], old) & 0x00FF_FFFF) | (old & 0xFF00_0000)
+                #expect(canvas.pixels[(y + 1) * (width + 5) + x + 2] == expected, "pixel \(x),\(y)")
+            }
+        }
     }
 }

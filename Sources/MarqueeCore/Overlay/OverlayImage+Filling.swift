@@ -6,11 +6,27 @@ extension OverlayImage {
         guard !area.isEmpty, color.alpha > 0 else { return }
         let source = color.premultipliedARGB
         let radius = max(0, min(cornerRadius, min(rect.width, rect.height) / 2))
-        for y in area.y..<area.maxY {
-            let row = y * size.width
-            for x in area.x..<area.maxX {
-                let weight = radius == 0 ? 256 : Self.cornerWeight(x: x, y: y, in: rect, radius: radius)
-                composite(source, weight: weight, at: row + x)
+        let width = size.width
+        // Painted whenever the labels change, on the present thread: rows away from the corners
+        // take the one colour over what is there, by pointer, with no per-pixel corner maths.
+        let remaining = 256 - PremultipliedPixel.factor(ofWeight: source >> 24)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            for y in area.y..<area.maxY {
+                let row = base + y * width
+                let inCornerBand = radius > 0 && (y < rect.y + radius || y >= rect.maxY - radius)
+                if inCornerBand {
+                    for x in area.x..<area.maxX {
+                        let weight = Self.cornerWeight(x: x, y: y, in: rect, radius: radius)
+                        guard weight > 0 else { continue }
+                        let weighted = weight >= 256 ? source : PremultipliedPixel.scaled(source, by: weight)
+                        row[x] = PremultipliedPixel.over(weighted, row[x])
+                    }
+                } else {
+                    for x in area.x..<area.maxX {
+                        row[x] = source &+ PremultipliedPixel.scaled(row[x], by: remaining)
+                    }
+                }
             }
         }
     }

@@ -8,7 +8,7 @@
 public struct OverlayImage: Hashable, Sendable {
     public let size: PixelSize
     /// Row-major, `size.width` a row, each premultiplied 0xAARRGGBB; all zero is transparent.
-    public private(set) var pixels: [UInt32]
+    public internal(set) var pixels: [UInt32]
 
     /// A fully transparent image.
     public init(size: PixelSize) {
