@@ -42,7 +42,7 @@
 #   MARQUEE_BIN=path      use this marquee binary instead of building one
 #   SWIFT_SCRATCH_PATH=p  scratch path for `swift build -c release --product marquee` (default: <repo>/.build)
 #   MARQUEE_VM_CACHE=dir  image/fixture cache (default: <repo>/.build-vm-image)
-#   VM_TIMEOUT=s          hard limit per guest (default 240)
+#   VM_TIMEOUT=s          hard limit per guest (default 330)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -239,7 +239,7 @@ echo "probe-json rc=$rc"
 modprobe uinput 2>/dev/null
 for kind in osd osd-portrait; do
   name=$gpu-$kind
-  timeout 90 "$marquee" play "$s/$kind.yaml" --output drm --events "$s/$name.jsonl" > "$s/$name.log" 2>&1 &
+  timeout 90 "$marquee" play "$s/$kind.yaml" --output drm --events "$s/$name.jsonl" --trace-frames > "$s/$name.log" 2>&1 &
   pid=$!
   timeout 80 python3 "$s/uinput-keypad.py" --name "Marquee OSD Keypad" --go "$s/$name.go" \
     --wait-for "$s/$name.log" "Marquee OSD Keypad" --events "$s/$name.jsonl" --keys KPASTERISK --linger 0 > "$s/$name-keys.txt" 2>&1 &
@@ -323,7 +323,7 @@ for gpu in "${gpus[@]}"; do
   bin=$("$here/guest-visible.sh" "$marquee" "$share")
   guest_script > "$share/guest.sh"
   t=$(date +%s.%N)
-  vm_timeout=${VM_TIMEOUT:-240}
+  vm_timeout=${VM_TIMEOUT:-330}
   rc=0
   timeout -k 5 $((vm_timeout + 30)) python3 "$here/run-guest.py" --gpu "$gpu" --smp "${VM_SMP:-2}" --timeout "$vm_timeout" \
     --share "$share" -- /bin/sh "$share/guest.sh" "$bin" "$gpu" > "$share/out.txt" 2> "$share/err.txt" || rc=$?

@@ -12,6 +12,8 @@ extension QueuePlayer {
     /// A command was applied: the labels come up (the volume bar too for volume commands).
     func showOSD(after action: ControlAction) {
         guard let osd else { return }
+        // Any command ends a half-typed item number, as the key interpreter abandons it.
+        osd.numericEntry = nil
         switch action {
         case .quit, .reload, .setActionAtItemEnd:
             return
