@@ -32,6 +32,8 @@ public final class OnScreenDisplay {
     /// Digits typed on a keypad so far, shown while typed.
     var numericEntry: String?
     private var painted: (content: OSDContent, width: Int, pixelSize: Int, image: OverlayImage)?
+    /// The last card painted: a back-off round draws the same card again, not paints it.
+    private var paintedCard: (content: StatusCardContent, size: PixelSize, image: OverlayImage)?
     /// The OSD was on the last picture drawn: once it has gone, one more redraw takes it off.
     var wasDrawn = false
 
@@ -118,8 +120,15 @@ public final class OnScreenDisplay {
         let facts = deviceFacts()
         let content = StatusCardContent(headline: headline, reasons: reasons, hostname: facts.hostname,
                                         addresses: facts.addresses, version: version, time: now())
+        let size = buffer.size.rotated(by: rotation)
         do {
-            let card = try cardPainter.paint(content, size: buffer.size.rotated(by: rotation))
+            let card: OverlayImage
+            if let paintedCard, paintedCard.content == content, paintedCard.size == size {
+                card = paintedCard.image
+            } else {
+                card = try cardPainter.paint(content, size: size)
+                paintedCard = (content, size, card)
+            }
             buffer.blend(card, x: 0, y: 0, opacity: 1, turnedClockwise: rotation)
         } catch {
             report("status card: \(error)")

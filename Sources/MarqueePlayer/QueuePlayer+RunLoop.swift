@@ -422,7 +422,8 @@ extension QueuePlayer {
         for _ in 1..<retryRound where delay < settings.maximumRetryDelay { delay = delay * 2 }
         delay = min(delay, settings.maximumRetryDelay)
         emit(.error(message: "every item failed; retrying in \(TimeLabel.position(delay))"))
-        showStatusCard(headline: "Nothing can be played", footnote: "Every item failed; trying again in \(TimeLabel.position(delay))")
+        // The card says so without the round's delay: the same card is not painted again each round.
+        showStatusCard(headline: "Nothing can be played", footnote: "Every item failed; trying again until one plays")
         failuresInARow = 0
         // Real time, whatever the playback clock: on a virtual clock (--clock fast) the wait would
         // be instant and a dead playlist would spin, writing error lines as fast as it can.

@@ -58,7 +58,9 @@ extension ControlSocketTests {
             #expect(fixture.server.clientCount == 0)
             client.close()
             fixture.stop()  // a second stop does nothing
-            #expect(openDescriptorCount() == before)
+            // The whole process's count: other suites open and close descriptors meanwhile (74
+            // against 73 once in a full run), so it is given a moment to settle.
+            #expect(waitUntil(5) { openDescriptorCount() == before }, "\(openDescriptorCount()) open, \(before) before")
         }
 
         @Test func aServerNeverStartedClosesItsDescriptorsOnStop() throws {
