@@ -10,9 +10,7 @@ import Testing
     /// the lower part of the screen where the panel sits, made grey, inverted and doubled by ffmpeg:
     /// tesseract reads dark text on light, and a test picture's colour bars show through the panel.
     static func readScreen(_ player: ControlledPlayer, folder: URL, name: String, labels: Bool = false) throws -> String {
-        let png = folder.appendingPathComponent(name).path
-        let reply = try player.request(["command": "screenshot", "path": png])
-        guard reply["ok"] as? Bool == true else { throw ControlSocketError("screenshot failed: \(reply)") }
+        let png = try screenshot(player, folder: folder, name: name)
         guard labels else { return try ocr(png, pageSegmentation: 6) }
         let prepared = folder.appendingPathComponent("ocr-" + name).path
         let ffmpeg = Process()
@@ -22,6 +20,14 @@ import Testing
         try ffmpeg.run()
         ffmpeg.waitUntilExit()
         return try ocr(prepared, pageSegmentation: 11)
+    }
+
+    /// A screenshot the player writes to `name` in `folder`; its path.
+    static func screenshot(_ player: ControlledPlayer, folder: URL, name: String) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        let reply = try player.request(["command": "screenshot", "path": path])
+        guard reply["ok"] as? Bool == true else { throw ControlSocketError("screenshot failed: \(reply)") }
+        return path
     }
 
     static func ocr(_ png: String, pageSegmentation: Int) throws -> String {
@@ -111,15 +117,12 @@ import Testing
               duration: 1
             """, named: "osd-fade.yaml", in: folder)
         #expect(player.run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
-        let before = folder.appendingPathComponent("osd-fade-0.png").path
-        #expect(try player.request(["command": "screenshot", "path": before])["ok"] as? Bool == true)
+        let before = try Self.screenshot(player, folder: folder, name: "osd-fade-0.png")
         _ = try player.request(["command": "setRepeat", "mode": "all"])
         Thread.sleep(forTimeInterval: 0.3)
-        let during = folder.appendingPathComponent("osd-fade-1.png").path
-        #expect(try player.request(["command": "screenshot", "path": during])["ok"] as? Bool == true)
+        let during = try Self.screenshot(player, folder: folder, name: "osd-fade-1.png")
         Thread.sleep(forTimeInterval: 1.2)
-        let after = folder.appendingPathComponent("osd-fade-2.png").path
-        #expect(try player.request(["command": "screenshot", "path": after])["ok"] as? Bool == true)
+        let after = try Self.screenshot(player, folder: folder, name: "osd-fade-2.png")
         let shown = try Self.differingPixels(before, during)
         #expect(shown > 20_000, "the panel covers a good part of the screen: \(shown) pixels changed")
         #expect(try Self.differingPixels(before, after) == 0)
@@ -174,12 +177,10 @@ import Testing
               statusCard: false
             """, named: "osd-off.yaml", in: folder)
         #expect(player.run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
-        let before = folder.appendingPathComponent("osd-off-0.png").path
-        #expect(try player.request(["command": "screenshot", "path": before])["ok"] as? Bool == true)
+        let before = try Self.screenshot(player, folder: folder, name: "osd-off-0.png")
         _ = try player.request(["command": "setRepeat", "mode": "all"])
         Thread.sleep(forTimeInterval: 0.3)
-        let after = folder.appendingPathComponent("osd-off-1.png").path
-        #expect(try player.request(["command": "screenshot", "path": after])["ok"] as? Bool == true)
+        let after = try Self.screenshot(player, folder: folder, name: "osd-off-1.png")
         #expect(try Self.differingPixels(before, after) == 0)
         #expect(player.run.terminate() == 0)
     }

@@ -79,6 +79,14 @@ func makeStaleSocket(at path: String) throws {
 }
 
 /// Entries in /proc/self/fd: the process's open descriptors (plus the one listing them).
+/// Unix sockets bound to `path` that are open anywhere: the server's listener and each connection
+/// it accepted (the kernel lists an accepted socket under its listener's path in /proc/net/unix).
+/// Unlike a count of the process's descriptors, other tests running meanwhile do not change it.
+func socketsBound(to path: String) -> Int {
+    guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return -1 }
+    return table.split(separator: "\n").filter { $0.hasSuffix(" " + path) }.count
+}
+
 func openDescriptorCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
 }

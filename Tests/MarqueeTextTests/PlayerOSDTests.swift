@@ -50,24 +50,6 @@ import Testing
         return shot.withLock { $0 }
     }
 
-    /// What tesseract reads anywhere on the screen (--psm 11: sparse text).
-    static func read(_ canvas: Canvas) throws -> String {
-        let png = NSTemporaryDirectory() + "marquee-osd-\(UUID().uuidString).png"
-        defer { try? FileManager.default.removeItem(atPath: png) }
-        try PNGWriter.write(canvas, to: png)
-        let tesseract = Process()
-        tesseract.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        tesseract.arguments = ["tesseract", png, "stdout", "--psm", "11"]
-        let output = Pipe()
-        tesseract.standardOutput = output
-        tesseract.standardError = FileHandle.nullDevice
-        try tesseract.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        tesseract.waitUntilExit()
-        guard tesseract.terminationStatus == 0 else { throw OCRReadBackTests.OCRFailure(message: "tesseract failed (is tesseract-ocr installed?)") }
-        return String(decoding: text, as: UTF8.self)
-    }
-
     static func waitForFrame(_ events: EventBox) -> Bool {
         for _ in 0..<300 {
             if events.list.withLock({ $0.contains { if case .frame = $0 { true } else { false } } }) { return true }
@@ -84,7 +66,7 @@ import Testing
         player.showNumericEntry("12")
         Thread.sleep(forTimeInterval: 0.3)
         let canvas = try #require(Self.screen(of: player))
-        let text = try Self.read(canvas)
+        let text = try OCRReadBackTests.read(canvas, pageSegmentation: 11)
         // tesseract reads the spaced digits "1 2 _" as "12_".
         #expect(text.replacingOccurrences(of: " ", with: "").contains("Gotoitem12"), "\(text)")
         #expect(text.contains("Museum Map"), "\(text)")
@@ -102,7 +84,7 @@ import Testing
         let canvas = try #require(Self.screen(of: player))
         // The screenshot is the buffer as scanned out; the viewer's head is turned with the screen.
         let upright = canvas.withPixelBuffer { Canvas(copying: $0, turnedClockwise: Rotation.clockwise90.inverse) }
-        let text = try Self.read(upright)
+        let text = try OCRReadBackTests.read(upright, pageSegmentation: 11)
         #expect(text.contains("Museum Map"), "\(text)")
     }
 }
