@@ -84,14 +84,16 @@ public final class OnScreenDisplay {
         return (width, pixelSize, margin)
     }
 
-    /// Blends the labels for `content` into `buffer` at `time` (nothing once they have gone).
-    func blend(_ content: OSDContent, into buffer: PixelBuffer, rotation: Rotation, at time: MediaTime) {
+    /// Blends the labels `content` gives into `buffer` at `time`. Once they have gone nothing is
+    /// asked of `content`: every frame is drawn through here, and under TCG even formatting the
+    /// labels on the present thread was seen to cost a frame of a gapless loop.
+    func blend(_ content: () -> OSDContent, into buffer: PixelBuffer, rotation: Rotation, at time: MediaTime) {
         let opacity = opacity(at: time)
         wasDrawn = opacity > 0
         guard opacity > 0 else { return }
+        var content = content()
         let upright = buffer.size.rotated(by: rotation)
         let (width, pixelSize, margin) = layout(upright: upright)
-        var content = content
         if !showsVolume { content.volume = nil }
         content.numericEntry = numericEntry
         let image: OverlayImage

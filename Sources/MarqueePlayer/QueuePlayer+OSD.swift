@@ -77,7 +77,7 @@ extension QueuePlayer {
     /// Blends the labels into a picture being drawn.
     func blendOSD(into buffer: PixelBuffer) {
         guard let osd, !isShowingStatusCard else { return }
-        osd.blend(osdContent(), into: buffer, rotation: settings.displayRotation, at: realClock.now())
+        osd.blend({ osdContent() }, into: buffer, rotation: settings.displayRotation, at: realClock.now())
         osdNeedsRedraw = false
     }
 
