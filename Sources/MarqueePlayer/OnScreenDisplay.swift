@@ -31,7 +31,10 @@ public final class OnScreenDisplay {
     private(set) var showsVolume = false
     /// Digits typed on a keypad so far, shown while typed.
     var numericEntry: String?
-    private var painted: (content: OSDContent, width: Int, pixelSize: Int, image: OverlayImage)?
+    /// The panel as last painted, without the progress bar's fill, and where its bar's track is.
+    private var painted: (content: OSDContent, width: Int, pixelSize: Int, image: OverlayImage, bar: PixelRect?)?
+    /// The bar's fill alone, painted again as playback moves (a few thousand pixels, not the panel).
+    private var paintedFill: (progress: Double, image: OverlayImage)?
     /// The last card painted: a back-off round draws the same card again, not paints it.
     private var paintedCard: (content: StatusCardContent, size: PixelSize, image: OverlayImage)?
     /// The OSD was on the last picture drawn: once it has gone, one more redraw takes it off.
@@ -96,9 +99,14 @@ public final class OnScreenDisplay {
         let (width, pixelSize, margin) = layout(upright: upright)
         if !showsVolume { content.volume = nil }
         content.numericEntry = numericEntry
+        // The panel is painted with the bar's track only; the fill goes over it on its own, so the
+        // panel is painted again when its text changes, not as the bar moves every frame.
+        let progress = content.progress
+        content.progress = nil
         let image: OverlayImage
+        let bar: PixelRect?
         if let painted, painted.content == content, painted.width == width, painted.pixelSize == pixelSize {
-            image = painted.image
+            (image, bar) = (painted.image, painted.bar)
         } else {
             do {
                 image = try painter.paint(content, width: width, pixelSize: pixelSize)
@@ -106,7 +114,8 @@ public final class OnScreenDisplay {
                 report("osd: \(error)")
                 return
             }
-            painted = (content, width, pixelSize, image)
+            bar = painter.progressBarRect
+            painted = (content, width, pixelSize, image, bar)
         }
         let x = (upright.width - image.size.width) / 2
         let y = switch settings.position {
@@ -115,6 +124,18 @@ public final class OnScreenDisplay {
         case .bottom: upright.height - image.size.height - margin
         }
         buffer.blend(image, x: x, y: y, opacity: opacity, turnedClockwise: rotation)
+        if let progress, let bar, !bar.isEmpty {
+            buffer.blend(fill(progress, size: bar.size), x: x + bar.x, y: y + bar.y, opacity: opacity, turnedClockwise: rotation)
+        }
+    }
+
+    /// The progress bar's fill, `size` of the track, painted again only when the progress moved.
+    private func fill(_ progress: Double, size: PixelSize) -> OverlayImage {
+        if let paintedFill, paintedFill.progress == progress, paintedFill.image.size == size { return paintedFill.image }
+        var image = OverlayImage(size: size)
+        image.fill(PixelRect(size: size), leftFraction: progress, with: painter.textColor)
+        paintedFill = (progress, image)
+        return image
     }
 
     /// Paints the status card over all of `buffer`: why nothing plays, and the device.

@@ -46,11 +46,7 @@ extension QueuePlayer {
         let elapsed = position.map { max(.zero, $0 - start) }
         let duration = currentTiming?.length ?? currentAsset?.duration
         var progress: Double?
-        if let elapsed, let duration, duration > .zero {
-            // In steps of 1/200 (two pixels of the bar at 1080p): the panel is painted again only
-            // when what it shows changes, not for every frame's sliver of progress.
-            progress = (min(1, max(0, elapsed.seconds / duration.seconds)) * 200).rounded(.down) / 200
-        }
+        if let elapsed, let duration, duration > .zero { progress = min(1, max(0, elapsed.seconds / duration.seconds)) }
         let state: OSDContent.State = switch machine.state {
         case .playing, .seekingForward, .seekingBackward: .playing
         case .paused: .paused

@@ -1,7 +1,7 @@
 import Foundation
 import MarqueeCore
 import MarqueeMedia
-import MarqueePlayer
+@testable import MarqueePlayer
 import Synchronization
 import Testing
 
@@ -91,4 +91,38 @@ import Testing
 
 final class EventBox: Sendable {
     let list = Mutex<[PlayerEvent]>([])
+}
+
+/// The player paints the panel with the bar's track only and lays the fill over it on its own (so
+/// the panel is not painted again every frame): the screen comes out as the painter's whole panel
+/// would, to within integer rounding.
+@Suite struct OSDBarFillTests {
+    @Test(arguments: [0.0, 0.37, 0.999])
+    func theFillLaidOverThePanelLooksLikeOnePaintedPanel(progress: Double) throws {
+        let text = try TestFont.renderer()
+        let painter = OSDPainter(text: text)
+        let display = OnScreenDisplay(settings: OSDSettings(), painter: painter, cardPainter: StatusCardPainter(text: text),
+                                      version: "marquee test", deviceFacts: { .init(hostname: "kiosk", addresses: []) },
+                                      clockTime: { "" })
+        display.trigger(at: .zero, volume: false)
+        let content = OSDContent(state: .playing, title: "Bar Test", index: 0, count: 3, positionLabel: "0:30",
+                                 durationLabel: "1:00", remainingLabel: "-0:30", progress: progress, repeatMode: "all")
+        let background = RGBColor(red: 200, green: 120, blue: 40)
+        let screen = Canvas(size: PixelSize(width: 1280, height: 720), background: background)
+        screen.withPixelBuffer { display.blend({ content }, into: $0, rotation: .none, at: .zero) }
+
+        // Where the OSD puts a panel on a 1280x720 screen: text 720/30 = 24 px, margin 720/24 = 30,
+        // 24 × 30 = 720 wide, centred, 30 from the bottom.
+        let panel = try painter.paint(content, width: 720, pixelSize: 24)
+        let reference = Canvas(size: PixelSize(width: 1280, height: 720), background: background)
+        reference.withPixelBuffer { _ = $0.blend(panel, x: 280, y: 720 - panel.size.height - 30) }
+        var worst = 0
+        for (a, b) in zip(screen.pixels, reference.pixels) {
+            for shift in [0, 8, 16] {
+                worst = max(worst, abs(Int((a >> UInt32(shift)) & 0xFF) - Int((b >> UInt32(shift)) & 0xFF)))
+            }
+        }
+        #expect(worst <= 2, "largest channel difference \(worst)")
+        #expect(screen.pixels != Canvas(size: PixelSize(width: 1280, height: 720), background: background).pixels)
+    }
 }

@@ -27,6 +27,7 @@ public final class OSDPainter {
     /// The panel, `width` pixels wide (the caller's share of the upright screen), with text at an em
     /// size of `pixelSize` (about a 30th of the screen height reads well from a distance).
     public func paint(_ content: OSDContent, width: Int, pixelSize: Int) throws(FontError) -> OverlayImage {
+        progressBarRect = nil
         let layout = try OSDLayoutMetrics(text: text, pixelSize: pixelSize, width: width)
         let extras = wrapped(extraItems(of: content, metrics: layout), within: layout.contentWidth, metrics: layout)
         var rows: [OSDRow] = []
@@ -49,6 +50,10 @@ public final class OSDPainter {
         }
         return image
     }
+
+    /// Where the last `paint` put the progress bar's track in its image (nil: none shown), so a
+    /// caller can paint the bar's fill on its own as playback moves, not the whole panel.
+    public private(set) var progressBarRect: PixelRect?
 
     private enum OSDRow {
         case header, timeline, extras([OSDExtraItem])
@@ -102,8 +107,9 @@ public final class OSDPainter {
             right -= width + gap
         }
         if content.show.contains(.progress), right > left {
-            paintBar(in: metrics.barRect(x: left, width: right - left, baseline: baseline), fraction: content.progress,
-                     into: &image)
+            let bar = metrics.barRect(x: left, width: right - left, baseline: baseline)
+            progressBarRect = bar
+            paintBar(in: bar, fraction: content.progress, into: &image)
         }
     }
 
