@@ -19,6 +19,9 @@ public final class RateClock: PlaybackClock {
 
     public let base: PlaybackClock
     private let anchor: Mutex<Anchor>
+    /// No rate was ever set: playback time is the clock under it, read without the lock (the
+    /// present thread reads the clock many times a frame).
+    private let isUntouched = Atomic<Bool>(true)
 
     public init(base: PlaybackClock) {
         self.base = base
@@ -42,9 +45,11 @@ public final class RateClock: PlaybackClock {
             let playback = Self.playbackTime(atBase: baseNow, anchor)
             anchor = Anchor(base: baseNow, playback: playback, rate: ratio)
         }
+        isUntouched.store(false, ordering: .releasing)
     }
 
     public func now() -> MediaTime {
+        if isUntouched.load(ordering: .acquiring) { return base.now() }
         let baseNow = base.now()
         return anchor.withLock { Self.playbackTime(atBase: baseNow, $0) }
     }
@@ -52,6 +57,7 @@ public final class RateClock: PlaybackClock {
     /// Sleeps until the clock time that maps to `deadline`. Rounded to the nanosecond (an odd rate),
     /// that time is nudged on until playback time has reached the deadline.
     public func sleep(until deadline: MediaTime) {
+        if isUntouched.load(ordering: .acquiring) { return base.sleep(until: deadline) }
         let current = anchor.withLock { $0 }
         let inverse = MediaTime(current.rate.denominator, per: current.rate.numerator)
         var baseDeadline = current.base + max(.zero, deadline - current.playback).multiplied(by: inverse, roundingUp: true)
