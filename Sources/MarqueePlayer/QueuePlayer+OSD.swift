@@ -74,7 +74,14 @@ extension QueuePlayer {
     func blendOSD(into buffer: PixelBuffer) {
         guard let osd, !isShowingStatusCard else { return }
         osd.blend({ osdContent() }, into: buffer, rotation: settings.displayRotation, at: realClock.now())
-        osdNeedsRedraw = false
+        preparedHasLabels = osd.wasDrawn
+    }
+
+    /// A frame went on screen: if it carries the labels, they no longer wait for a redraw.
+    func noteShown() {
+        guard osd != nil else { return }
+        lastPictureShownAt = realClock.now()
+        if preparedHasLabels { osdNeedsRedraw = false }
     }
 
     /// While no frames flow: draws the last picture again with the labels as they are now, when
@@ -84,8 +91,9 @@ extension QueuePlayer {
     func refreshOSDWhileIdle() -> MediaTime? {
         guard let osd, !isShowingStatusCard else { return nil }
         let now = realClock.now()
-        // Frames flowing carry the labels themselves.
-        if let drawn = lastPictureDrawnAt, now - drawn < Self.fadeRedrawInterval * 3 { return nil }
+        // Frames flowing carry the labels themselves. A frame drawn ahead but not due yet (a slow
+        // frame rate: a 2 fps slideshow) does not count: the labels go up over the one on screen.
+        if let shown = lastPictureShownAt, now - shown < Self.fadeRedrawInterval * 3 { return nil }
         let fading = osd.isFading(at: now)
         let gone = !osd.isShowing(at: now)
         let due = lastOSDRedrawAt.map { now - $0 >= Self.fadeRedrawInterval } ?? true
@@ -109,6 +117,7 @@ extension QueuePlayer {
                 }
                 blendOSD(into: buffer)
             }
+            osdNeedsRedraw = false
         } catch {
             emit(.error(message: "video output: \(error)"))
         }

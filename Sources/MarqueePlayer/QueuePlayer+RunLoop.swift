@@ -315,7 +315,6 @@ extension QueuePlayer {
         drawnRect = placement.destination
         preparedPicture = (picture, placement)
         backBufferReplaced = false
-        if osd != nil { lastPictureDrawnAt = realClock.now() }
         isShowingStatusCard = false
         do {
             try video.prepare { buffer in
@@ -329,6 +328,7 @@ extension QueuePlayer {
 
     private func show() {
         if let preparedPicture { lastDrawn = preparedPicture }
+        noteShown()
         do {
             try video.showPrepared()
         } catch {

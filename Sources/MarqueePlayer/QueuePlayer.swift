@@ -114,14 +114,16 @@ public final class QueuePlayer: @unchecked Sendable {
     let osd: OnScreenDisplay?
     /// A command changed what the labels say: draw them even if no frame comes.
     var osdNeedsRedraw = false
+    /// The picture in the back buffer has the labels as they were when it was drawn.
+    var preparedHasLabels = false
     /// The last picture drawn and where, to draw it again under the labels while no frames flow.
     var lastDrawn: (picture: VideoPicture, placement: VideoPlacement)?
     /// The picture drawn into the back buffer, shown by the next flip.
     var preparedPicture: (picture: VideoPicture, placement: VideoPlacement)?
     /// A redraw of the labels took the back buffer after a frame was drawn into it: draw it again.
     var backBufferReplaced = false
-    /// When the last frame was drawn and the last redraw for the labels alone (real clock).
-    var lastPictureDrawnAt: MediaTime?
+    /// When the last frame was shown and the last redraw for the labels alone (real clock).
+    var lastPictureShownAt: MediaTime?
     var lastOSDRedrawAt: MediaTime?
     /// Why each item failed last (`URL: cause`, as the journal says), for the status card; an item
     /// that plays is taken off.

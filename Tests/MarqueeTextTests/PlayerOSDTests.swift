@@ -22,8 +22,21 @@ import Testing
         return path
     }
 
-    static func makePlayer(_ rotation: Rotation = .none, size: PixelSize = PixelSize(width: 1280, height: 720))
-        throws -> (QueuePlayer, EventBox) {
+    /// A 1 fps clip: each frame is drawn ahead, up to a second before it is due.
+    static func slowClip() throws -> String {
+        let path = NSTemporaryDirectory() + "marquee-osd-slow-\(getpid()).mp4"
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=1:duration=30",
+                             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path]
+        try process.run()
+        process.waitUntilExit()
+        return path
+    }
+
+    static func makePlayer(_ rotation: Rotation = .none, size: PixelSize = PixelSize(width: 1280, height: 720),
+                           media: String? = nil) throws -> (QueuePlayer, EventBox) {
         let text = try TestFont.renderer()
         var settings = OSDSettings()
         settings.duration = MediaTime(seconds: 30)
@@ -33,7 +46,8 @@ import Testing
         var playerSettings = PlayerSettings()
         playerSettings.displayRotation = rotation
         let events = EventBox()
-        let player = QueuePlayer(items: [QueueItem(url: try still(), duration: MediaTime(seconds: 60), title: "Museum Map")],
+        let item = try media.map { QueueItem(url: $0, title: "Museum Map") } ?? QueueItem(url: try still(), duration: MediaTime(seconds: 60), title: "Museum Map")
+        let player = QueuePlayer(items: [item],
                                  settings: playerSettings, opener: FFmpegMediaOpener(), video: HeadlessVideoOutput(size: size),
                                  display: display, clock: MonotonicClock(), events: { event in events.list.withLock { $0.append(event) } })
         return (player, events)
@@ -69,6 +83,25 @@ import Testing
         let text = try OCRReadBackTests.read(canvas, pageSegmentation: 11)
         // tesseract reads the spaced digits "1 2 _" as "12_".
         #expect(text.replacingOccurrences(of: " ", with: "").contains("Gotoitem12"), "\(text)")
+        #expect(text.contains("Museum Map"), "\(text)")
+    }
+
+    /// At a slow frame rate the next frame is drawn ahead, up to a second before it is due: a
+    /// command's labels go up over the picture on screen at once, not with that frame.
+    @Test func theLabelsComeUpAtOnceOnASlowClip() throws {
+        let (player, events) = try Self.makePlayer(media: try Self.slowClip())
+        player.start()
+        defer { player.shutDown(); _ = player.waitUntilFinished(graceAfterShutDown: 10) }
+        #expect(Self.waitForFrame(events))
+        // Just after a frame is shown the next one is drawn ahead and waits most of a second.
+        let shown = events.list.withLock { $0.filter { if case .frame = $0 { true } else { false } }.count }
+        for _ in 0..<300 where events.list.withLock({ $0.filter { if case .frame = $0 { true } else { false } }.count }) == shown {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        player.send(.setRepeat(.all), from: .application)
+        Thread.sleep(forTimeInterval: 0.3)
+        let canvas = try #require(Self.screen(of: player))
+        let text = try OCRReadBackTests.read(canvas, pageSegmentation: 11)
         #expect(text.contains("Museum Map"), "\(text)")
     }
 
