@@ -145,14 +145,16 @@ done
 still_shot "$gpu-portrait" "$s/still-portrait.yaml" --output drm
 echo "portrait rc=$rc"
 shot=0
-# Two clips looped twice (4 s), stopped after 8 s (the first frame comes 0.3-3.5 s after exec). Not
-# polled meanwhile: with one vCPU, each grep exec'd over 9p takes up to 0.3 s from the player.
+# Two clips looped twice (4 s), stopped after 12 s: the first frame comes 0.3-5 s after exec (a
+# clean-clone run took 4.2 s to reach main once libavfilter, HarfBuzz and FreeType were linked: their
+# libraries load over 9p under TCG, and 8 s left 2.5 s of playing). Not polled meanwhile: with one
+# vCPU, each grep exec'd over 9p takes up to 0.3 s from the player.
 # Scaling none: the hand-over is under test here, not the scaler (upscaling each frame to 1280x720
 # costs most of a 33 ms slot under TCG; the scaling checks above cover it).
 timeout 90 "$marquee" play "$s/loop2.yaml" --output drm --scaling none \
   --events "$s/$gpu-loop.jsonl" --trace-frames > "$s/$gpu-loop.log" 2>&1 &
 pid=$!
-sleep 8
+sleep 12
 kill -TERM $pid 2>/dev/null
 rc=0; wait $pid || rc=$?
 echo "gapless rc=$rc"
