@@ -54,9 +54,9 @@ fi
 
 share=$cache/audio-share
 rm -rf "$share"; mkdir -p "$share"
-# The underrun's tone (3 s at 1.5 kHz) and the vanishing card's (6 s at 2 kHz) have pitches of their
+# The underrun's tone (3 s at 1.5 kHz) and the vanishing card's (10 s at 2 kHz) have pitches of their
 # own, so each is found in the WAV however the interruption cut it.
-for tone in 1500:3 2000:6; do
+for tone in 1500:3 2000:10; do
   hz=${tone%:*}
   if [ ! -s "$fixtures/tone-$hz.wav" ]; then
     timeout 60 ffmpeg -hide_banner -loglevel error -y -f lavfi -i "sine=frequency=$hz:sample_rate=48000:duration=${tone#*:}" \
@@ -114,7 +114,7 @@ echo "xrun-player pid=${player:-none}"
 kill -STOP $player; sleep 0.5; kill -CONT $player
 rc=0; wait $pid || rc=$?
 echo "xrun rc=$rc"
-# Vanish: 1 s into a 6 s tone the HDA controller is unbound from its driver (the card disappears:
+# Vanish: 1 s into a 10 s tone the HDA controller is unbound from its driver (the card disappears:
 # writes fail with ENODEV) and bound again 1 s later; the player goes on video-only, finds the
 # card again on a retry and the rest of the tone is heard.
 play_in_background "$s/vanish.log" "$s/tone-2000.wav" --audio alsa
