@@ -104,23 +104,30 @@ import Testing
         #expect(player.run.terminate() == 0)
     }
 
-    /// The labels go after `osd.duration` (the fade included): the still picture is what it was
-    /// before the command, pixel for pixel.
-    @Test func theLabelsFadeAndLeaveThePictureAsItWas() throws {
-        let folder = try PlayCommandTests.workspace.get()
+    /// A still held for a minute with `osd` settings (YAML lines under `osd:`): screenshots of it
+    /// before a `setRepeat` command and 0.3 s after it, as `NAME-0.png` and `NAME-1.png`.
+    func stillAroundACommand(osd: String, named name: String, in folder: URL) throws
+        -> (player: ControlledPlayer, before: String, after: String) {
         let player = try player(config: """
             playlist:
               items:
                 - url: still.png
                   duration: 60
             osd:
-              duration: 1
-            """, named: "osd-fade.yaml", in: folder)
+            \(osd)
+            """, named: "\(name).yaml", in: folder)
         #expect(player.run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
-        let before = try Self.screenshot(player, folder: folder, name: "osd-fade-0.png")
+        let before = try Self.screenshot(player, folder: folder, name: "\(name)-0.png")
         _ = try player.request(["command": "setRepeat", "mode": "all"])
         Thread.sleep(forTimeInterval: 0.3)
-        let during = try Self.screenshot(player, folder: folder, name: "osd-fade-1.png")
+        return (player, before, try Self.screenshot(player, folder: folder, name: "\(name)-1.png"))
+    }
+
+    /// The labels go after `osd.duration` (the fade included): the still picture is what it was
+    /// before the command, pixel for pixel.
+    @Test func theLabelsFadeAndLeaveThePictureAsItWas() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let (player, before, during) = try stillAroundACommand(osd: "  duration: 1", named: "osd-fade", in: folder)
         Thread.sleep(forTimeInterval: 1.2)
         let after = try Self.screenshot(player, folder: folder, name: "osd-fade-2.png")
         let shown = try Self.differingPixels(before, during)
@@ -167,20 +174,7 @@ import Testing
     /// `osd.enabled: false` and `osd.statusCard: false`: a command leaves the picture as it is.
     @Test func aDisabledOSDDrawsNothing() throws {
         let folder = try PlayCommandTests.workspace.get()
-        let player = try player(config: """
-            playlist:
-              items:
-                - url: still.png
-                  duration: 60
-            osd:
-              enabled: false
-              statusCard: false
-            """, named: "osd-off.yaml", in: folder)
-        #expect(player.run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
-        let before = try Self.screenshot(player, folder: folder, name: "osd-off-0.png")
-        _ = try player.request(["command": "setRepeat", "mode": "all"])
-        Thread.sleep(forTimeInterval: 0.3)
-        let after = try Self.screenshot(player, folder: folder, name: "osd-off-1.png")
+        let (player, before, after) = try stillAroundACommand(osd: "  enabled: false\n  statusCard: false", named: "osd-off", in: folder)
         #expect(try Self.differingPixels(before, after) == 0)
         #expect(player.run.terminate() == 0)
     }
