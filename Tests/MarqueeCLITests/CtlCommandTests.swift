@@ -44,12 +44,12 @@ import Testing
         #expect((try? Data(contentsOf: URL(fileURLWithPath: shot)).prefix(4)) == Data([0x89, 0x50, 0x4E, 0x47]))
 
         let refused = try ctl("setRepeat", "twice")
-        #expect(refused.status == 1 && refused.standardError.contains("error: 'mode' must be one of off, one, all, shuffle, not 'twice'"), "\(refused.standardError)")
+        #expect(refused.status == 1 && refused.standardError.contains("error: 'mode' must be one of off, one, all, shuffle, not 'twice'"), "\(refused)")
         let broken = try ctl("load", "ctl-broken.yaml")
-        #expect(broken.status == 1 && broken.standardError.contains("ctl-broken.yaml rejected (1 error)"), "\(broken.standardError)")
+        #expect(broken.status == 1 && broken.standardError.contains("ctl-broken.yaml rejected (1 error)"), "\(broken)")
         #expect(broken.standardError.contains("ctl-broken.yaml:4:12: error:"), "\(broken.standardError)")
         let usage = try ctl("playItem")
-        #expect(usage.status == 1 && usage.standardError.contains("usage: marquee ctl playItem INDEX"), "\(usage.standardError)")
+        #expect(usage.status == 1 && usage.standardError.contains("usage: marquee ctl playItem INDEX"), "\(usage)")
         #expect(player.run.terminate() == 0)
     }
 

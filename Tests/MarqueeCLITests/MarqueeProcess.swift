@@ -2,11 +2,16 @@ import Foundation
 
 /// Runs the built `marquee` executable, as an operator would.
 struct MarqueeProcess {
-    struct Outcome {
+    struct Outcome: CustomStringConvertible {
         let status: Int32
         let standardOutput: String
         let standardError: String
+        /// A signal's number reads like an exit status (SIGHUP like 1): failures must tell them apart.
+        var signaled = false
         var outputLines: [String] { standardOutput.split(separator: "\n").map(String.init) }
+        var description: String {
+            "\(signaled ? "killed by signal" : "exit status") \(status); stdout: \(standardOutput.debugDescription); stderr: \(standardError.debugDescription)"
+        }
     }
 
     /// The products folder holds both the test bundle and `marquee`. Where the bundle sits
@@ -61,6 +66,7 @@ struct MarqueeProcess {
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus,
                        standardOutput: String(decoding: outputData, as: UTF8.self),
-                       standardError: String(decoding: errorData, as: UTF8.self))
+                       standardError: String(decoding: errorData, as: UTF8.self),
+                       signaled: process.terminationReason == .uncaughtSignal)
     }
 }
