@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
 
         // Pure Swift: imports no C module.
         .target(name: "MarqueeCore"),
@@ -41,6 +42,8 @@ let package = Package(
         // HarfBuzz returns; neither module imports the other's C library (so no hb-ft.h).
         .target(name: "MarqueeHarfBuzz", dependencies: ["MarqueeCore", "CHarfBuzz"]),
         .target(name: "MarqueeFreeType", dependencies: ["MarqueeCore", "CFreeType"]),
+        // FriBidi resolves the bidi levels of a title that mixes directions; HarfBuzz shapes each run.
+        .target(name: "MarqueeFriBidi", dependencies: ["MarqueeCore", "CFriBidi"]),
         // The engine: drives any MediaOpening, VideoOutput and PlaybackClock; imports no C module.
         .target(name: "MarqueePlayer", dependencies: ["MarqueeCore"]),
         // The control socket (one JSON object per line) and its command vocabulary: a transport
@@ -57,6 +60,7 @@ let package = Package(
             "MarqueeControl",
             "MarqueeHarfBuzz",
             "MarqueeFreeType",
+            "MarqueeFriBidi",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -71,7 +75,7 @@ let package = Package(
         .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "MarqueePlayer", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "MarqueePlayer", "MarqueeMedia", "MarqueeCore"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeControl", "MarqueeTestSupport"]),
-        .testTarget(name: "MarqueeTextTests", dependencies: ["MarqueeHarfBuzz", "MarqueeFreeType", "MarqueeMedia", "MarqueePlayer", "MarqueeCore"]),
+        .testTarget(name: "MarqueeTextTests", dependencies: ["MarqueeHarfBuzz", "MarqueeFreeType", "MarqueeFriBidi", "MarqueeMedia", "MarqueePlayer", "MarqueeCore"]),
         // Not a test: prints how long blending an OSD-sized overlay into a 1080p buffer takes.
         .executableTarget(name: "overlay-blend-bench", dependencies: ["MarqueeCore"], path: "Sources/overlay-blend-bench"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CFFmpeg", "CDRM", "CALSA", "CEvdev", "MarqueeCore"]),

@@ -9,7 +9,7 @@ packages=("$@")
   pkg-config
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev
   libdrm-dev libasound2-dev libevdev-dev
-  libfreetype-dev libharfbuzz-dev fonts-dejavu-core tesseract-ocr   # OSD text; tesseract reads it back in tests
+  libfreetype-dev libharfbuzz-dev libfribidi-dev fonts-dejavu-core tesseract-ocr   # OSD text; tesseract reads it back in tests
   ffmpeg            # test fixtures are generated with the ffmpeg CLI
 )
 

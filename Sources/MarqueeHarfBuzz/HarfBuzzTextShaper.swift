@@ -43,6 +43,15 @@ public final class HarfBuzzTextShaper: TextShaping {
     }
 
     public func shape(_ text: String, pixelSize: Int) -> ShapedText {
+        shape(text, item: nil, direction: nil, pixelSize: pixelSize)
+    }
+
+    public func shape(_ text: String, run: BidiRun, pixelSize: Int) -> ShapedText {
+        shape(text, item: run.utf8Range, direction: run.direction, pixelSize: pixelSize)
+    }
+
+    /// `item` nil: all of `text`. `direction` nil: guessed from the text.
+    private func shape(_ text: String, item: Range<Int>?, direction wanted: ShapedText.Direction?, pixelSize: Int) -> ShapedText {
         // Positions come back in 1/64 pixel (26.6) at this scale: sub-pixel precision for the layout.
         let scale = Int32(clamping: max(1, pixelSize) * 64)
         hb_font_set_scale(font, scale, scale)
@@ -50,10 +59,13 @@ public final class HarfBuzzTextShaper: TextShaping {
         var utf8 = text
         utf8.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
-                hb_buffer_add_utf8(buffer, chars.baseAddress, Int32(chars.count), 0, Int32(chars.count))
+                let item = item ?? 0..<chars.count
+                hb_buffer_add_utf8(buffer, chars.baseAddress, Int32(chars.count), UInt32(item.lowerBound), Int32(item.count))
             }
         }
-        // Direction, script and language from the text itself: Arabic and Hebrew come out right-to-left.
+        if let wanted { hb_buffer_set_direction(buffer, wanted == .rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR) }
+        // Script and language (and direction, unless set) from the text itself: Arabic and Hebrew
+        // come out right-to-left.
         hb_buffer_guess_segment_properties(buffer)
         let direction: ShapedText.Direction = hb_buffer_get_direction(buffer) == HB_DIRECTION_RTL ? .rightToLeft : .leftToRight
         hb_shape(font, buffer, nil, 0)

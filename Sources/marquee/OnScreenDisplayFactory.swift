@@ -2,11 +2,12 @@ import Foundation
 import Logging
 import MarqueeCore
 import MarqueeFreeType
+import MarqueeFriBidi
 import MarqueeHarfBuzz
 import MarqueePlayer
 
-/// Builds the on-screen display from `osd:`: HarfBuzz shapes and FreeType rasterises with the
-/// config's font (DejaVu Sans by default). A font that cannot be used is one warning, and playback
+/// Builds the on-screen display from `osd:`: FriBidi orders mixed-direction titles, HarfBuzz shapes
+/// and FreeType rasterises with the config's font (DejaVu Sans by default). A font that cannot be used is one warning, and playback
 /// goes on without the labels and the card.
 enum OnScreenDisplayFactory {
     static func make(_ settings: OSDSettings, logger: Logger) -> OnScreenDisplay? {
@@ -14,7 +15,8 @@ enum OnScreenDisplayFactory {
         let font = settings.font ?? OSDSettings.defaultFont
         do {
             let text = TextRenderer(shaper: try HarfBuzzTextShaper(fontPath: font),
-                                    rasterizer: try FreeTypeGlyphRasterizer(fontPath: font))
+                                    rasterizer: try FreeTypeGlyphRasterizer(fontPath: font),
+                                    bidi: FriBidiLeveling())
             let formatter = DateFormatter()
             formatter.dateFormat = "yyyy-MM-dd HH:mm"
             nonisolated(unsafe) let shared = formatter

@@ -1,5 +1,6 @@
 import MarqueeCore
 import MarqueeFreeType
+import MarqueeFriBidi
 import MarqueeHarfBuzz
 
 /// The font the OSD uses by default (fonts-dejavu-core), opened by both real backends.
@@ -8,6 +9,7 @@ enum TestFont {
 
     static func renderer() throws -> TextRenderer {
         TextRenderer(shaper: try HarfBuzzTextShaper(fontPath: dejaVuSans),
-                     rasterizer: try FreeTypeGlyphRasterizer(fontPath: dejaVuSans))
+                     rasterizer: try FreeTypeGlyphRasterizer(fontPath: dejaVuSans),
+                     bidi: FriBidiLeveling())
     }
 }

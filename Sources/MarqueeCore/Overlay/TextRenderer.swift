@@ -9,6 +9,7 @@ public final class TextRenderer {
     }
 
     private let shaper: any TextShaping
+    private let bidi: (any BidiLeveling)?
     private let rasterizer: any GlyphRasterizing
     private let cacheLimit: Int
     private var cache: [GlyphKey: GlyphBitmap] = [:]
@@ -17,16 +18,32 @@ public final class TextRenderer {
     public private(set) var rasterizationCount = 0
     public var cachedGlyphCount: Int { cache.count }
 
-    /// `shaper` and `rasterizer` must have opened the same font file. `cacheLimit` bounds memory
-    /// for titles in many scripts: when full, the cache starts over rather than tracking use.
-    public init(shaper: any TextShaping, rasterizer: any GlyphRasterizing, cacheLimit: Int = 4096) {
+    /// `shaper` and `rasterizer` must have opened the same font file. `bidi` orders the runs of a
+    /// line that mixes directions; without it a line is shaped in one direction. `cacheLimit`
+    /// bounds memory for titles in many scripts: when full, the cache starts over rather than
+    /// tracking use.
+    public init(shaper: any TextShaping, rasterizer: any GlyphRasterizing, bidi: (any BidiLeveling)? = nil,
+                cacheLimit: Int = 4096) {
         self.shaper = shaper
+        self.bidi = bidi
         self.rasterizer = rasterizer
         self.cacheLimit = max(1, cacheLimit)
     }
 
+    /// `text` shaped as one line in visual order. A line of one direction is shaped whole; a mixed
+    /// one ("Menu قائمة 2026") run by run, each run in its own direction, the runs placed as the
+    /// bidi algorithm orders them.
     public func shape(_ text: String, pixelSize: Int) -> ShapedText {
-        shaper.shape(text, pixelSize: pixelSize)
+        // Nothing below U+0590 (where Hebrew starts) is right-to-left: Latin titles skip the bidi pass.
+        guard let bidi, text.unicodeScalars.contains(where: { $0.value >= 0x0590 }),
+              let resolved = bidi.levels(of: text.unicodeScalars.map(\.value)) else {
+            return shaper.shape(text, pixelSize: pixelSize)
+        }
+        let runs = BidiRun.visualOrder(of: text, levels: resolved.levels)
+        guard runs.count > 1 else { return shaper.shape(text, pixelSize: pixelSize) }
+        let pieces = runs.map { shaper.shape(text, run: $0, pixelSize: pixelSize) }
+        return ShapedText(glyphs: pieces.flatMap(\.glyphs), direction: resolved.paragraph,
+                          pixelSize: pixelSize, metrics: pieces[0].metrics)
     }
 
     public func measure(_ text: String, pixelSize: Int) -> TextMeasurement {
