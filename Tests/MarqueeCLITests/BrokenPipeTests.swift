@@ -76,7 +76,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: eventsURL) }
         let process = try player([config, "--events", eventsURL.path], in: folder)
         let stderr = onePagePipe()
-        process.standardError = FileHandle(fileDescriptor: stderr.write, closeOnDealloc: true)
+        // This test closes the write end itself, right after the launch: a handle that closed it
+        // again on dealloc would close whatever descriptor another test had opened by then under
+        // the same number (a concurrent test's pipe read EBADF, or read nothing, that way).
+        process.standardError = FileHandle(fileDescriptor: stderr.write, closeOnDealloc: false)
         try process.run()
         close(stderr.write)
         // `| head -1`: one line, then the reader is gone.
