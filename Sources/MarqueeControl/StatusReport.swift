@@ -12,6 +12,7 @@ enum StatusReport {
             "loadState": status.loadState.rawValue,
             "rate": details.rate,
             "soundAtRate": details.soundAtRate.rawValue,
+            "display": details.displayIsOn ? "on" : "off",
             "repeat": status.repeatMode.rawValue,
             "scaling": status.scaling.rawValue,
             "volume": status.volume,

@@ -53,6 +53,14 @@ final class DRMAtomicScanout: DRMScanout {
                            what: "flip to fb \(buffer.framebufferID)")
     }
 
+    /// ACTIVE alone: the mode blob, the connector's routing and the plane's buffer stay in the
+    /// state, so turning it on again shows the last picture with no new modeset of our own.
+    func setActive(_ active: Bool) throws(DRMError) {
+        let request = try DRMAtomicRequest(device: device)
+        try request.add(crtc, "ACTIVE", active ? 1 : 0)
+        try request.commit(flags: marquee_drm_mode_atomic_allow_modeset(), what: active ? "display on" : "display off")
+    }
+
     private func addPlane(to request: DRMAtomicRequest, _ buffer: DRMDumbBuffer) throws(DRMError) {
         try request.add(plane, "FB_ID", UInt64(buffer.framebufferID))
         try request.add(plane, "CRTC_ID", UInt64(crtc.objectID))

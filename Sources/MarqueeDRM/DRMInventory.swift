@@ -14,8 +14,10 @@ public enum DRMInventory {
 
     private static func read(path: String) throws(DRMError) -> DisplayCardInfo {
         let device = try DRMDevice(path: path)
-        // Without this cap the kernel hides primary and cursor planes from the list.
+        // Without this cap the kernel hides primary and cursor planes from the list; the atomic one
+        // also shows the CRTCs' ACTIVE property.
         _ = drmSetClientCap(device.fd, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1)
+        let atomic = device.enableAtomic()
         let resources = try DRMResources(device: device)
         var connectors: [DisplayCardInfo.Connector] = []
         for id in resources.connectorIDs {
@@ -31,8 +33,20 @@ public enum DRMInventory {
                                 rotations: properties.enumValues["rotation"]?.map(\.name) ?? [],
                                 scalingFilters: properties.enumValues["SCALING_FILTER"]?.map(\.name) ?? []))
         }
+        let active = resources.crtcIDs.filter { isActive(crtc: $0, device: device, atomic: atomic) }
         return DisplayCardInfo(path: path, driver: driverName(device), connectors: connectors,
-                               crtcIDs: resources.crtcIDs, planes: planes)
+                               crtcIDs: resources.crtcIDs, activeCrtcIDs: active, planes: planes)
+    }
+
+    /// ACTIVE where the driver is atomic: its legacy view keeps the mode valid while the CRTC is off.
+    private static func isActive(crtc id: UInt32, device: DRMDevice, atomic: Bool) -> Bool {
+        if atomic, let properties = try? DRMObjectProperties(device: device, objectID: id, type: UInt32(DRM_MODE_OBJECT_CRTC), kind: "CRTC"),
+           let active = properties.values["ACTIVE"] {
+            return active != 0
+        }
+        guard let crtc = drmModeGetCrtc(device.fd, id) else { return false }
+        defer { drmModeFreeCrtc(crtc) }
+        return crtc.pointee.mode_valid != 0
     }
 
     private static func driverName(_ device: DRMDevice) -> String {

@@ -23,6 +23,14 @@ final class DRMLegacyScanout: DRMScanout {
                        "drmModeSetCrtc(crtc \(crtcID), fb \(buffer.framebufferID))")
     }
 
+    /// The connector's DPMS property, as legacy userspace has always switched a screen off.
+    func setActive(_ active: Bool) throws(DRMError) {
+        let connector = try DRMObjectProperties(device: device, objectID: connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR), kind: "connector")
+        let value = UInt64(active ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
+        try drmChecked(drmModeConnectorSetProperty(device.fd, connectorID, try connector.id("DPMS"), value),
+                       "DPMS \(active ? "on" : "off") on connector \(connectorID)")
+    }
+
     func flip(to buffer: DRMDumbBuffer) throws(DRMError) {
         try drmChecked(drmModePageFlip(device.fd, crtcID, buffer.framebufferID, marquee_drm_mode_page_flip_event(), nil),
                        "drmModePageFlip(crtc \(crtcID), fb \(buffer.framebufferID))")

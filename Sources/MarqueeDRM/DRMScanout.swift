@@ -7,4 +7,7 @@ protocol DRMScanout: AnyObject {
     func modeset(_ buffer: DRMDumbBuffer) throws(DRMError)
     /// Queues a flip to `buffer` with a completion event; returns at once.
     func flip(to buffer: DRMDumbBuffer) throws(DRMError)
+    /// Display power: the CRTC inactive (off) or active again, its mode, connector and plane kept;
+    /// blocks until done.
+    func setActive(_ active: Bool) throws(DRMError)
 }

@@ -119,6 +119,13 @@ final class DRMScreen {
         front.copy(to: backPixels)
     }
 
+    /// Display power; the pending flip completes first, since an inactive CRTC sends no event.
+    func setActive(_ active: Bool) throws(DRMError) {
+        try flips.waitForPendingFlip()
+        isPrepared = false
+        try scanout.setActive(active)
+    }
+
     /// Modesets again with what was last shown: after a VT switch or a lost master.
     func reshow() throws(DRMError) {
         try scanout.modeset(buffers[1 - back])

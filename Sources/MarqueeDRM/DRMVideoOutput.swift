@@ -12,7 +12,7 @@ import MarqueeCore
 /// The picture pauses, while the player plays on, when the screen is unplugged, when the console
 /// switches to another VT, or when another program takes DRM master; it comes back by itself.
 /// The text console is kept in graphics mode meanwhile, so its text and cursor never show through.
-public final class DRMVideoOutput: VideoOutput, @unchecked Sendable {
+public final class DRMVideoOutput: VideoOutput, DisplayPowerSwitching, @unchecked Sendable {
     /// "Virtual-1 1280x800@75 (auto: the first connected connector; the connector's preferred
     /// mode) on /dev/dri/card0, atomic": what an installer needs to know, in one line.
     public let summary: String
@@ -23,6 +23,8 @@ public final class DRMVideoOutput: VideoOutput, @unchecked Sendable {
     /// Why the picture is paused; it shows again once none is left.
     enum PauseReason: Hashable {
         case disconnected, switchedAway, masterLost
+        /// displayOff: the CRTC is inactive; nothing is drawn or flipped until displayOn.
+        case poweredOff
     }
 
     private let options: DRMOutputOptions
@@ -121,6 +123,28 @@ public final class DRMVideoOutput: VideoOutput, @unchecked Sendable {
         }
     }
 
+    /// displayOff and displayOn. Off while the picture is paused for another reason (unplugged,
+    /// another VT) only records it: that screen is not ours to switch now, and it stays dark when
+    /// the reason ends. On shows the last picture again at once.
+    public func setDisplayPower(on: Bool) throws {
+        try lock.withLock {
+            guard card != nil, let screen else { throw DRMError(operation: "display power", message: "the DRM output is closed") }
+            if on {
+                guard pauses.remove(.poweredOff) != nil, pauses.isEmpty else { return }
+                // Active again, then the last picture put back by a modeset: another VT may have
+                // drawn on the CRTC meanwhile.
+                try screen.setActive(true)
+                try screen.reshow()
+                log.info("display: on (CRTC active)")
+            } else {
+                let wasShowing = pauses.isEmpty
+                guard pauses.insert(.poweredOff).inserted, wasShowing else { return }
+                try screen.setActive(false)
+                log.info("display: off (CRTC inactive; mode and picture kept)")
+            }
+        }
+    }
+
     /// Runs on the VT signal queue before the kernel switches away: the last flip completes and
     /// master goes to whoever owns the next VT.
     private func pause(_ reason: PauseReason) {
@@ -155,7 +179,7 @@ public final class DRMVideoOutput: VideoOutput, @unchecked Sendable {
     /// Runs on the hotplug thread after a drm uevent, and every few seconds.
     private func checkScreen() {
         lock.withLock {
-            guard let card, let screen, !pauses.contains(.switchedAway) else { return }
+            guard let card, let screen, !pauses.contains(.switchedAway), !pauses.contains(.poweredOff) else { return }
             if pauses.contains(.disconnected) {
                 reconnect(card: card, previous: screen)
             } else if let connector = try? DRMConnector(device: card.device, id: screen.connectorID, probing: false),

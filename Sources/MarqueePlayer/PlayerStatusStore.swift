@@ -10,6 +10,8 @@ public struct PlayerDetails: Sendable, Equatable {
     public var rate = 1.0
     /// What is heard at that rate: time-stretched, or muted where the backend cannot stretch.
     public var soundAtRate = SoundAtRate.normal
+    /// displayOff turns it off (and pauses), displayOn back on.
+    public var displayIsOn = true
     /// The source timestamp of the frame on screen, published with it: a seek's reply, sent from
     /// the present thread, finds it here before the frame's event reaches the fold.
     public var framePTS: MediaTime?

@@ -66,6 +66,12 @@ extension QueuePlayer {
             stepBackward()
         case .volumeUp, .volumeDown, .toggleMute:
             changeVolume { $0.apply(command) }
+        case .displayOff:
+            setDisplayPower(on: false)
+        case .displayOn:
+            setDisplayPower(on: true)
+        case .toggleDisplay:
+            setDisplayPower(on: !displayIsOn)
         case .digit0, .digit1, .digit2, .digit3, .digit4, .digit5, .digit6, .digit7, .digit8, .digit9, .playEnteredItem:
             // Numeric entry arrives with the input backend.
             break
@@ -137,7 +143,7 @@ extension QueuePlayer {
     }
 
     /// Play after a pause resumes where it was; after a stop it starts the cursor's item afresh.
-    private func resume() {
+    func resume() {
         if current == nil {
             guard let index = cursor.current ?? cursor.start() else { return }
             emitAll(machine.handle(.play))

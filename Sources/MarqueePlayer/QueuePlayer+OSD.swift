@@ -15,7 +15,7 @@ extension QueuePlayer {
         // Any command ends a half-typed item number, as the key interpreter abandons it.
         osd.numericEntry = nil
         switch action {
-        case .quit, .reload, .setActionAtItemEnd:
+        case .quit, .reload, .setActionAtItemEnd, .command(.displayOff), .command(.displayOn), .command(.toggleDisplay):
             return
         case .command(.volumeUp), .command(.volumeDown), .command(.toggleMute), .setVolume, .setMuted:
             osd.trigger(at: realClock.now(), volume: true)

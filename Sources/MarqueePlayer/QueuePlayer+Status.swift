@@ -29,6 +29,7 @@ extension QueuePlayer {
         statusStore.publish(source: pipeline)
         statusStore.publish { details in
             details.pauseAfterCurrentItem = cursor.pauseAfterCurrentItem
+            details.displayIsOn = displayIsOn
             details.actionAtItemEnd = cursor.actionAtItemEnd
             details.itemStart = pipeline?.item.start
             details.itemEnd = pipeline?.item.end

@@ -129,12 +129,17 @@ public final class QueuePlayer: @unchecked Sendable {
     /// that plays is taken off.
     var failureReasons: [Int: String] = [:]
     var isShowingStatusCard = false
+    /// What turns the screen off and on: the video output when it can, then e.g. HDMI-CEC.
+    let displayPowerSwitches: [any DisplayPowerSwitching]
+    var displayIsOn = true
+    /// Playback was running when the display went off: it runs again when the display comes on.
+    var resumeWhenDisplayOn = false
     /// When a stop from a key is undone (`settings.stopTimeout`), on `realClock`; nil: never.
     var stopResumeAt: MediaTime?
 
     public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
                 audio: AudioOutput? = nil, audioStretching: AudioTimeStretching? = nil, display: OnScreenDisplay? = nil,
-                clock: PlaybackClock, heartbeat: @escaping @Sendable () -> Void = {},
+                displayPower: [any DisplayPowerSwitching] = [], clock: PlaybackClock, heartbeat: @escaping @Sendable () -> Void = {},
                 reload: (@Sendable (CommandSource) -> Void)? = nil,
                 events: @escaping @Sendable (PlayerEvent) -> Void) {
         self.heartbeat = heartbeat
@@ -143,6 +148,7 @@ public final class QueuePlayer: @unchecked Sendable {
         self.settings = settings
         self.opener = opener
         self.video = video
+        displayPowerSwitches = ((video as? any DisplayPowerSwitching).map { [$0] } ?? []) + displayPower
         self.clock = RateClock(base: clock)
         self.realClock = clock
         self.deliver = events

@@ -14,6 +14,7 @@ struct CtlCommand: ParsableCommand {
         playItem INDEX (0-based), skipForward [SECONDS], skipBackward [SECONDS], stepForward [COUNT], stepBackward [COUNT], \
         seek TIME, cycleRepeatMode, setRepeat off|one|all|shuffle, cycleScalingMode, setScaling MODE, volumeUp, volumeDown, \
         setVolume LEVEL, mute [on|off], toggleMute, rate RATE (0.25 to 4), pauseAfterCurrentItem, actionAtItemEnd advance|pause|none, \
+        displayOff, displayOn, toggleDisplay, \
         load CONFIG [--append], observe every SECONDS, observe at TIME... [--item INDEX], reload, quit. \
         `raw JSON` sends one request line as it is.
         """

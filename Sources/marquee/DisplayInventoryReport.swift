@@ -14,6 +14,9 @@ enum DisplayInventoryReport {
                 lines.append("card: \(error)")
             case .success(let info):
                 lines.append("card \(info.path)  driver \(info.driver)  crtcs \(info.crtcIDs.map(String.init).joined(separator: ","))")
+                for crtc in info.crtcIDs {
+                    lines.append("  crtc \(crtc)  \(info.activeCrtcIDs.contains(crtc) ? "active" : "inactive")")
+                }
                 for connector in info.connectors {
                     lines.append("  connector \(connector.name) (\(connector.id))  \(connector.isConnected ? "connected" : "disconnected")")
                     if let preferred = connector.modes.first(where: \.isPreferred) { lines.append("    preferred \(preferred)") }
@@ -41,6 +44,7 @@ enum DisplayInventoryReport {
                 return ["error": error.description]
             case .success(let info):
                 return ["path": info.path, "driver": info.driver, "crtcs": info.crtcIDs.map(Int.init),
+                        "activeCrtcs": info.activeCrtcIDs.map(Int.init),
                         "connectors": info.connectors.map(connectorObject), "planes": info.planes.map(planeObject)]
             }
         }

@@ -54,6 +54,8 @@ final class EventLogger: @unchecked Sendable {
             case .muted: ", sound muted"
             }
             logger.info("rate: \(rate)\(heard)")
+        case .displayPowerChanged(let on):
+            logger.info("display: \(on ? "on" : "off")")
         case .playbackStalled:
             stalledAt = .now
             logger.warning("\(itemLabel) stalled: its source is slower than real time; waiting until it can keep up")

@@ -6,6 +6,7 @@ enum StatusTable {
         var rows: [(String, String)] = []
         let state = status["state"] as? String ?? "?"
         rows.append(("state", "\(state) (\(status["loadState"] as? String ?? "?"))"))
+        if status["display"] as? String == "off" { rows.append(("display", "off")) }
         let count = status["itemCount"] as? Int ?? 0
         if let item = status["item"] as? [String: Any] {
             let index = item["index"] as? Int ?? 0

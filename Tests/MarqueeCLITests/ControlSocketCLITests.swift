@@ -141,6 +141,32 @@ import Testing
         #expect(player.run.standardError().contains("info: rate: 2.0, sound time-stretched (pitch kept)"), "\(player.run.standardError())")
     }
 
+    /// displayOff and displayOn from the socket: logged as commands with their client, reported as
+    /// `displayPowerChanged` events and in the status; no frame is shown while the display is off.
+    @Test func theDisplayGoesOffAndOnFromTheSocket() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let player = try ControlledPlayer(arguments: ["play", "a.mp4", "--output", "headless:160x90", "--repeat", "all",
+                                                      "--clock", "realtime", "--audio", "null"], in: folder)
+        #expect(player.run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+        #expect(try player.status()["display"] as? String == "on")
+        func frames() -> Int { player.run.events().filter { $0["event"] as? String == "frame" }.count }
+
+        #expect(try player.request(["command": "displayOff"])["ok"] as? Bool == true)
+        #expect(player.run.waitForEvents { $0.contains { $0["event"] as? String == "displayPowerChanged" && $0["display"] as? String == "off" } })
+        #expect(try player.status()["display"] as? String == "off")
+        let framesOff = frames()
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(frames() == framesOff)
+
+        #expect(try player.request(["command": "toggleDisplay"])["ok"] as? Bool == true)
+        #expect(player.run.waitForEvents { $0.contains { $0["event"] as? String == "displayPowerChanged" && $0["display"] as? String == "on" } })
+        #expect(player.run.waitForEvents { $0.filter { $0["event"] as? String == "frame" }.count > framesOff + 5 })
+        #expect(try player.status()["display"] as? String == "on")
+        let commands = player.run.events().filter { $0["event"] as? String == "command" }.compactMap { $0["command"] as? String }
+        #expect(commands.contains("displayOff") && commands.contains("toggleDisplay"), "\(commands)")
+        #expect(player.run.terminate() == 0)
+    }
+
     @Test func subscribersObserversAndConfigCuesFollowThePresentedTimeline() throws {
         let folder = try PlayCommandTests.workspace.get()
         try """

@@ -43,13 +43,18 @@ public struct DisplayCardInfo: Sendable, Equatable {
     public var driver: String
     public var connectors: [Connector]
     public var crtcIDs: [UInt32]
+    /// The CRTCs scanning out now (atomic ACTIVE, or a legacy mode set): a CRTC of a display
+    /// switched off (displayOff) is listed but not active.
+    public var activeCrtcIDs: [UInt32]
     public var planes: [Plane]
 
-    public init(path: String, driver: String, connectors: [Connector], crtcIDs: [UInt32], planes: [Plane]) {
+    public init(path: String, driver: String, connectors: [Connector], crtcIDs: [UInt32], activeCrtcIDs: [UInt32] = [],
+                planes: [Plane]) {
         self.path = path
         self.driver = driver
         self.connectors = connectors
         self.crtcIDs = crtcIDs
+        self.activeCrtcIDs = activeCrtcIDs
         self.planes = planes
     }
 }

@@ -60,6 +60,8 @@ public struct EventLogRecord: Encodable, Sendable {
         case .rateChanged(let rate, let sound):
             try fields.encode(rate, forKey: Key("rate"))
             try fields.encode(sound, forKey: Key("sound"))
+        case .displayPowerChanged(let on):
+            try fields.encode(on ? "on" : "off", forKey: Key("display"))
         case .frame(let item, let pts, let time, let dropped):
             try fields.encode(item, forKey: Key("item"))
             try fields.encode(pts.seconds, forKey: Key("pts"))

@@ -29,12 +29,14 @@ public enum PlayerEvent: Equatable, Sendable {
     case boundary(item: Int, time: MediaTime)
     /// The playback rate changed (AVPlayer's rateDidChange), and what the sound does at it.
     case rateChanged(rate: Double, sound: SoundAtRate)
+    /// The display went off or on (displayOff, displayOn, toggleDisplay).
+    case displayPowerChanged(on: Bool)
 
     /// Every event's name, for subscriptions that name the ones they want.
     public static let allNames: Set<String> = [
         "itemStarted", "itemEnded", "playbackStateChanged", "loadStateChanged", "timeJumped", "playbackStalled",
         "durationAvailable", "naturalSizeAvailable", "scalingModeChanged", "repeatModeChanged", "error", "volumeChanged",
-        "frame", "command", "queueReplaced", "boundary", "rateChanged",
+        "frame", "command", "queueReplaced", "boundary", "rateChanged", "displayPowerChanged",
     ]
 
     /// The event's name in the log.
@@ -57,6 +59,7 @@ public enum PlayerEvent: Equatable, Sendable {
         case .queueReplaced: "queueReplaced"
         case .boundary: "boundary"
         case .rateChanged: "rateChanged"
+        case .displayPowerChanged: "displayPowerChanged"
         }
     }
 }

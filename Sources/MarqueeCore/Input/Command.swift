@@ -14,6 +14,9 @@ public enum Command: String, CaseIterable, Sendable, Codable {
     /// Numeric entry: digits accumulate an item number, `playEnteredItem` jumps to it (1-based).
     case digit0, digit1, digit2, digit3, digit4, digit5, digit6, digit7, digit8, digit9
     case playEnteredItem
+    /// Display power: the screen off (KMS CRTC inactive, the TV in standby over HDMI-CEC, decoding
+    /// paused) or on again where it was.
+    case displayOff, displayOn, toggleDisplay
 
     /// Whether a held key's autorepeat issues the command again. Seeking and volume ramp while held;
     /// toggles and jumps would flip back and forth, so they act once per press.
