@@ -9,6 +9,8 @@ final class DRMAtomicScanout: DRMScanout {
     private let plane: DRMObjectProperties
     private let modeBlob: DRMPropertyBlob
     private let width: UInt64, height: UInt64
+    /// The card's planes, read once: the primary plane is chosen among them.
+    let planes: [DRMPlaneFacts]
     /// The primary plane's rotation bit, when the plane turns the picture; nil leaves it alone.
     var rotationBit: UInt64?
     let kind = "atomic"
@@ -20,24 +22,25 @@ final class DRMAtomicScanout: DRMScanout {
         self.device = device
         connector = try DRMObjectProperties(device: device, objectID: connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR), kind: "connector")
         crtc = try DRMObjectProperties(device: device, objectID: crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC), kind: "CRTC")
-        plane = try DRMPlaneResources(device: device).primaryPlane(device: device, crtcIndex: crtcIndex)
+        planes = try DRMPlaneResources(device: device).planes(device: device)
+        plane = try DRMPlaneResources.primaryPlane(among: planes, crtcIndex: crtcIndex)
         modeBlob = try DRMPropertyBlob(device: device, mode: mode)
         width = UInt64(mode.hdisplay)
         height = UInt64(mode.vdisplay)
     }
 
     func modeset(_ buffer: DRMDumbBuffer) throws(DRMError) {
-        try modesetRequest(buffer).commit(flags: marquee_drm_mode_atomic_allow_modeset(), what: "modeset")
+        try modesetRequest(buffer).commit(on: device, flags: marquee_drm_mode_atomic_allow_modeset(), what: "modeset")
     }
 
     /// Asks the driver whether it would take this modeset (a turned plane, say) without doing it.
     func testModeset(_ buffer: DRMDumbBuffer) throws(DRMError) {
-        try modesetRequest(buffer).commit(flags: marquee_drm_mode_atomic_allow_modeset() | marquee_drm_mode_atomic_test_only(),
+        try modesetRequest(buffer).commit(on: device, flags: marquee_drm_mode_atomic_allow_modeset() | marquee_drm_mode_atomic_test_only(),
                                           what: "test modeset")
     }
 
     private func modesetRequest(_ buffer: DRMDumbBuffer) throws(DRMError) -> DRMAtomicRequest {
-        let request = try DRMAtomicRequest(device: device)
+        let request = try DRMAtomicRequest()
         try request.add(connector, "CRTC_ID", UInt64(crtc.objectID))
         try request.add(crtc, "MODE_ID", UInt64(modeBlob.id))
         try request.add(crtc, "ACTIVE", 1)
@@ -47,9 +50,9 @@ final class DRMAtomicScanout: DRMScanout {
     }
 
     func flip(to buffer: DRMDumbBuffer) throws(DRMError) {
-        let request = try DRMAtomicRequest(device: device)
+        let request = try DRMAtomicRequest()
         try request.add(plane, "FB_ID", UInt64(buffer.framebufferID))
-        try request.commit(flags: marquee_drm_mode_page_flip_event() | marquee_drm_mode_atomic_nonblock(),
+        try request.commit(on: device, flags: marquee_drm_mode_page_flip_event() | marquee_drm_mode_atomic_nonblock(),
                            what: "flip to fb \(buffer.framebufferID)")
     }
 
