@@ -1,7 +1,9 @@
 import CDRM
+import MarqueeCore
 
 /// Atomic modesetting: one commit with ALLOW_MODESET sets connector, mode and primary plane; each
-/// later frame changes only the plane's FB_ID, non-blocking, with a flip event.
+/// later frame changes only the plane's FB_ID, non-blocking, with a flip event. The OSD's overlay
+/// plane, when there is one, changes in the same commits.
 final class DRMAtomicScanout: DRMScanout {
     private let device: DRMDevice
     private let connector: DRMObjectProperties
@@ -9,10 +11,12 @@ final class DRMAtomicScanout: DRMScanout {
     private let plane: DRMObjectProperties
     private let modeBlob: DRMPropertyBlob
     private let width: UInt64, height: UInt64
-    /// The card's planes, read once: the primary plane is chosen among them.
+    /// The card's planes, read once: the primary plane and the overlay plane are chosen among them.
     let planes: [DRMPlaneFacts]
     /// The primary plane's rotation bit, when the plane turns the picture; nil leaves it alone.
     var rotationBit: UInt64?
+    /// The OSD's plane; nil: the OSD is blended into the picture.
+    var overlay: DRMOverlayPlane?
     let kind = "atomic"
 
     /// The rotation values the primary plane offers (`rotate-0`, `rotate-180`, ...); none on many.
@@ -28,6 +32,9 @@ final class DRMAtomicScanout: DRMScanout {
         width = UInt64(mode.hdisplay)
         height = UInt64(mode.vdisplay)
     }
+
+    /// The primary plane's properties, which the overlay plane's zpos is set against.
+    var primaryPlane: DRMObjectProperties { plane }
 
     func modeset(_ buffer: DRMDumbBuffer) throws(DRMError) {
         try modesetRequest(buffer).commit(on: device, flags: marquee_drm_mode_atomic_allow_modeset(), what: "modeset")
@@ -46,14 +53,33 @@ final class DRMAtomicScanout: DRMScanout {
         try request.add(crtc, "ACTIVE", 1)
         try addPlane(to: request, buffer)
         if let rotationBit { try request.add(plane, "rotation", rotationBit) }
+        try overlay?.addShownState(to: request)
         return request
     }
 
+    /// Flips the primary plane to `buffer`, with the overlay plane's staged change in the same commit.
     func flip(to buffer: DRMDumbBuffer) throws(DRMError) {
-        let request = try DRMAtomicRequest()
-        try request.add(plane, "FB_ID", UInt64(buffer.framebufferID))
+        let request = try flipRequest(to: buffer)
         try request.commit(on: device, flags: marquee_drm_mode_page_flip_event() | marquee_drm_mode_atomic_nonblock(),
                            what: "flip to fb \(buffer.framebufferID)")
+        overlay?.pendingChangeCommitted()
+    }
+
+    func flipRequest(to buffer: DRMDumbBuffer) throws(DRMError) -> DRMAtomicRequest {
+        let request = try DRMAtomicRequest()
+        try request.add(plane, "FB_ID", UInt64(buffer.framebufferID))
+        try overlay?.addPendingChange(to: request)
+        return request
+    }
+
+    /// Takes the overlay plane off the screen at once (blocking), before the console comes back.
+    func hideOverlay() throws(DRMError) {
+        guard let overlay, overlay.shown != nil else { return }
+        try overlay.stage(nil)
+        let request = try DRMAtomicRequest()
+        try overlay.addPendingChange(to: request)
+        try request.commit(on: device, flags: 0, what: "hide \(overlay.chosen.name)")
+        overlay.pendingChangeCommitted()
     }
 
     private func addPlane(to request: DRMAtomicRequest, _ buffer: DRMDumbBuffer) throws(DRMError) {

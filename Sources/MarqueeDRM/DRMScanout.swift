@@ -7,4 +7,7 @@ protocol DRMScanout: AnyObject {
     func modeset(_ buffer: DRMDumbBuffer) throws(DRMError)
     /// Queues a flip to `buffer` with a completion event; returns at once.
     func flip(to buffer: DRMDumbBuffer) throws(DRMError)
+    /// The OSD's overlay plane, changed in the same commits as the flips; nil for legacy calls,
+    /// which have no planes.
+    var overlay: DRMOverlayPlane? { get }
 }
