@@ -35,6 +35,8 @@
 #                 tesseract reads the title off the screendump; after osd.duration (2 s) it is gone,
 #                 the screen the same pixel for pixel as before the key
 #   osd-portrait  the same with display.rotation 90: the screendump turned back reads upright
+#   osd-blended   the osd run's log says the OSD is blended into the picture because the CRTC has no
+#                 ARGB overlay plane (neither driver offers one): the fallback decided on a real driver
 #   status-card   a playlist of two missing files: the card instead of black, naming both files
 # Prints PASS/FAIL per check and GPU; exits 1 on any failure. Hard timeouts on every step.
 #
@@ -482,6 +484,13 @@ for gpu in "${gpus[@]}"; do
       fi
     fi
   done
+  # Where the OSD is drawn, as the player decided it from the planes the driver lists.
+  drawing=$(grep -o 'osd: .*' "$share/$gpu-osd.log" 2>/dev/null | head -1)
+  if grep -q '^osd: blended into the picture (no ARGB overlay plane on this CRTC' <<< "$drawing"; then
+    report "$gpu" osd-blended ok "$drawing"
+  else
+    report "$gpu" osd-blended fail "log line '${drawing:-none}' ($share/$gpu-osd.log)"
+  fi
   text=$(tesseract "$share/$gpu-card.ppm" stdout --psm 6 2>/dev/null || true)
   if grep -q "Nothing can be played" <<< "$text" && grep -q "missing-gallery.mp4" <<< "$text" && grep -q "missing-lobby.mp4" <<< "$text"; then
     report "$gpu" status-card ok "$(grep -m1 "missing-gallery" <<< "$text")"

@@ -2,9 +2,21 @@ import CDRM
 import Glibc
 import MarqueeCore
 
-/// Owns one XRGB8888 scanout buffer: the dumb buffer, its CPU mapping and its framebuffer id,
-/// released in reverse order.
+/// Owns one 32-bit scanout buffer (XRGB8888 for the picture, ARGB8888 for an overlay plane): the
+/// dumb buffer, its CPU mapping and its framebuffer id, released in reverse order.
 final class DRMDumbBuffer {
+    /// How the framebuffer reads the buffer's 32-bit pixels; both are B, G, R, X/A in memory.
+    enum Format {
+        case xrgb8888, argb8888
+
+        var fourcc: UInt32 {
+            switch self {
+            case .xrgb8888: marquee_drm_format_xrgb8888()
+            case .argb8888: marquee_drm_format_argb8888()
+            }
+        }
+    }
+
     private let device: DRMDevice
     private let handle: UInt32
     private let mapping: UnsafeMutableRawPointer
@@ -14,7 +26,7 @@ final class DRMDumbBuffer {
     /// Rows are padded to the driver's pitch, not width * 4.
     let pitch: Int
 
-    init(device: DRMDevice, size: PixelSize) throws(DRMError) {
+    init(device: DRMDevice, size: PixelSize, format: Format = .xrgb8888) throws(DRMError) {
         self.device = device
         self.size = size
         var handle: UInt32 = 0, pitch: UInt32 = 0, byteCount: UInt64 = 0
@@ -37,10 +49,10 @@ final class DRMDumbBuffer {
         }
         let handles: [UInt32] = [handle, 0, 0, 0], pitches: [UInt32] = [pitch, 0, 0, 0], offsets: [UInt32] = [0, 0, 0, 0]
         var framebufferID: UInt32 = 0
-        let added = drmModeAddFB2(device.fd, UInt32(size.width), UInt32(size.height), marquee_drm_format_xrgb8888(),
+        let added = drmModeAddFB2(device.fd, UInt32(size.width), UInt32(size.height), format.fourcc,
                                   handles, pitches, offsets, &framebufferID, 0)
         do {
-            try drmChecked(added, "drmModeAddFB2(\(size) XRGB8888)")
+            try drmChecked(added, "drmModeAddFB2(\(size) \(format))")
         } catch {
             munmap(mapping, Int(byteCount))
             drmModeDestroyDumbBuffer(device.fd, handle)

@@ -8,6 +8,8 @@ final class DRMLegacyScanout: DRMScanout {
     private let mode: drmModeModeInfo
 
     let kind = "legacy"
+    /// SetCrtc and PageFlip know no planes: the OSD is blended.
+    let overlay: DRMOverlayPlane? = nil
 
     init(device: DRMDevice, connectorID: UInt32, crtcID: UInt32, mode: drmModeModeInfo) {
         self.device = device

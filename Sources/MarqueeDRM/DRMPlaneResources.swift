@@ -14,16 +14,27 @@ final class DRMPlaneResources {
         drmModeFreePlaneResources(handle)
     }
 
-    /// The primary plane that can feed the CRTC at `crtcIndex`: atomic modesets put the picture
-    /// on a plane, and only the primary one must cover the whole screen on every driver.
-    func primaryPlane(device: DRMDevice, crtcIndex: Int) throws(DRMError) -> DRMObjectProperties {
+    /// Every plane's type, formats, CRTCs and properties, in the card's order.
+    func planes(device: DRMDevice) throws(DRMError) -> [DRMPlaneFacts] {
+        var planes: [DRMPlaneFacts] = []
         for id in planeIDs {
             let plane = try DRMPlane(device: device, id: id)
-            guard plane.possibleCrtcs & (1 << UInt32(crtcIndex)) != 0,
-                  plane.formats.contains(marquee_drm_format_xrgb8888()) else { continue }
             let properties = try DRMObjectProperties(device: device, objectID: id, type: UInt32(DRM_MODE_OBJECT_PLANE), kind: "plane")
-            if properties.values["type"] == UInt64(DRM_PLANE_TYPE_PRIMARY) { return properties }
+            planes.append(.init(properties: properties, possibleCrtcs: plane.possibleCrtcs, formats: plane.formats))
         }
-        throw DRMError(operation: "choosing a plane", message: "no primary XRGB8888 plane for CRTC index \(crtcIndex)")
+        return planes
+    }
+
+    /// The primary plane that can feed the CRTC at `crtcIndex`: atomic modesets put the picture
+    /// on a plane, and only the primary one must cover the whole screen on every driver.
+    static func primaryPlane(among planes: [DRMPlaneFacts], crtcIndex: Int) throws(DRMError) -> DRMObjectProperties {
+        let primary = planes.first { plane in
+            plane.canFeed(crtcIndex: crtcIndex) && plane.formats.contains(marquee_drm_format_xrgb8888())
+                && plane.type == UInt64(DRM_PLANE_TYPE_PRIMARY)
+        }
+        guard let primary else {
+            throw DRMError(operation: "choosing a plane", message: "no primary XRGB8888 plane for CRTC index \(crtcIndex)")
+        }
+        return primary.properties
     }
 }

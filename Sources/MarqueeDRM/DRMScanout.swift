@@ -10,4 +10,7 @@ protocol DRMScanout: AnyObject {
     /// Display power: the CRTC inactive (off) or active again, its mode, connector and plane kept;
     /// blocks until done.
     func setActive(_ active: Bool) throws(DRMError)
+    /// The OSD's overlay plane, changed in the same commits as the flips; nil for legacy calls,
+    /// which have no planes.
+    var overlay: DRMOverlayPlane? { get }
 }

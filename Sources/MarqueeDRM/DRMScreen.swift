@@ -1,4 +1,5 @@
 import CDRM
+import Glibc
 import MarqueeCore
 
 /// One connector driven in one mode: the CRTC feeding it, two XRGB8888 dumb buffers and the
@@ -12,6 +13,8 @@ final class DRMScreen {
     let rotatesInHardware: Bool
     /// "Virtual-1 1280x800@75 on /dev/dri/card0, atomic modesetting (connector: ...; mode: ...)".
     let summary: String
+    /// Whether the OSD can go on an overlay plane of this CRTC, and which, or why not.
+    let overlayPlane: OverlayPlaneAvailability
     private let scanout: DRMScanout
     let flips: DRMPageFlipWaiter
     private var buffers: [DRMDumbBuffer]
@@ -47,10 +50,12 @@ final class DRMScreen {
                 atomic.rotationBit = nil
                 buffers = [try DRMDumbBuffer(device: device, size: modeSize), try DRMDumbBuffer(device: device, size: modeSize)]
             }
+            overlayPlane = Self.chooseOverlay(for: atomic, device: device, crtcID: crtcID, crtcIndex: crtcIndex)
             scanout = atomic
         } else {
             buffers = [try DRMDumbBuffer(device: device, size: modeSize), try DRMDumbBuffer(device: device, size: modeSize)]
             scanout = DRMLegacyScanout(device: device, connectorID: connector.id, crtcID: crtcID, mode: modeInfo)
+            overlayPlane = .unavailable("legacy modesetting has no planes")
         }
         size = buffers[0].size
         rotatesInHardware = scanout is DRMAtomicScanout && (scanout as! DRMAtomicScanout).rotationBit != nil
@@ -59,6 +64,25 @@ final class DRMScreen {
         flips = DRMPageFlipWaiter(device: device)
         summary = "\(connector.name) \(modeChoice.mode) on \(device.path), \(scanout.kind) modesetting "
             + "(connector: \(connectorChoice.reason); mode: \(modeChoice.reason)\(rotationNote))"
+    }
+
+    /// The OSD's overlay plane, given to `atomic` when there is one. Not with a primary plane that
+    /// turns the picture: the player then draws unturned pictures into turned buffers and the
+    /// plane turns them, and the OSD would have to be placed and turned to match on the overlay
+    /// too (its own rotation, where it has one); the OSD is blended instead, and turned with the
+    /// picture, which keeps it exactly where the viewer reads it upright.
+    private static func chooseOverlay(for atomic: DRMAtomicScanout, device: DRMDevice, crtcID: UInt32,
+                                      crtcIndex: Int) -> OverlayPlaneAvailability {
+        guard atomic.rotationBit == nil else {
+            return .unavailable("the primary plane turns the picture; the overlay plane is used only without hardware rotation")
+        }
+        switch DRMOverlayPlaneChoice.choose(from: atomic.planes, crtcID: crtcID, crtcIndex: crtcIndex, primary: atomic.primaryPlane) {
+        case .plane(let chosen):
+            atomic.overlay = DRMOverlayPlane(device: device, crtcID: crtcID, chosen: chosen)
+            return .available(chosen.name)
+        case .none(let reason):
+            return .unavailable(reason)
+        }
     }
 
     /// Buffers of the turned size when the primary plane offers `rotation` and the driver accepts
@@ -136,8 +160,42 @@ final class DRMScreen {
     /// A copy of the buffer scanned out (or queued to be, its flip pending: it holds the same
     /// picture), as the viewer sees it: when the plane turns the picture, the copy is turned by
     /// `rotation` too. Reads the mapping across the driver's pitch.
+    ///
+    /// The OSD on an overlay plane is not in that buffer: it is laid over the copy as the plane
+    /// lays it over the picture (premultiplied "over"), so the screenshot shows it too. (Never with
+    /// a plane that turns the picture: there is no overlay plane then.)
     func screenshot(rotation: Rotation) -> Canvas {
-        Canvas(copying: frontBuffer, turnedClockwise: rotatesInHardware ? rotation : .none)
+        let canvas = Canvas(copying: frontBuffer, turnedClockwise: rotatesInHardware ? rotation : .none)
+        if let shown = scanout.overlay?.shown?.picture {
+            canvas.withPixelBuffer { _ = $0.blend(shown.image, x: shown.frame.x, y: shown.frame.y) }
+        }
+        return canvas
+    }
+
+    /// Writes the OSD picture (nil: hide it) for the overlay plane to show with the next flip;
+    /// waits first for the last flip, since until then the plane may scan out the buffer written.
+    /// Throws when there is no overlay plane or the driver refuses this one (a test-only commit).
+    func stageOverlay(_ picture: OverlayPicture?) throws(DRMError) {
+        guard let overlay = scanout.overlay else {
+            throw DRMError(operation: "osd", message: "no overlay plane on this screen")
+        }
+        try flips.waitForPendingFlip()
+        try overlay.stage(picture)
+    }
+
+    /// Why the last flip left the OSD's staged change out: the driver refused the commit with it,
+    /// and the flip went through without it (the plane hidden). Read once by the output.
+    private(set) var overlayRefusal: DRMError?
+
+    func takeOverlayRefusal() -> DRMError? {
+        defer { overlayRefusal = nil }
+        return overlayRefusal
+    }
+
+    /// Takes the OSD off the screen at once, before the console is put back on the CRTC.
+    func hideOverlay() throws(DRMError) {
+        try flips.waitForPendingFlip()
+        try (scanout as? DRMAtomicScanout)?.hideOverlay()
     }
 
     /// Draws into the buffer not on screen; waits first for the last flip, since that buffer was
@@ -153,7 +211,22 @@ final class DRMScreen {
     func showPrepared() throws(DRMError) {
         guard isPrepared else { return }
         isPrepared = false
-        try scanout.flip(to: buffers[back])
+        do {
+            try scanout.flip(to: buffers[back])
+        } catch let error where error.code != EACCES && error.code != EPERM && scanout.overlay?.hasPendingChange == true {
+            // The driver took the plane in a test-only commit but not with this flip: the frame
+            // goes up without the OSD's change (the plane hidden), once, and the output stops
+            // using the plane rather than fail every frame. A lost master is not the plane's fault.
+            overlayRefusal = error
+            scanout.overlay?.dropPendingChange()
+            do {
+                try scanout.flip(to: buffers[back])
+            } catch let error where error.code != EACCES && error.code != EPERM && scanout.overlay?.hasPendingChange == true {
+                // Not even hiding it: the plane is left as it is, never named in a commit again.
+                scanout.overlay?.forgetPendingChange()
+                try scanout.flip(to: buffers[back])
+            }
+        }
         flips.flipQueued()
         back = 1 - back
     }

@@ -12,13 +12,18 @@ import MarqueeCore
 /// The picture pauses, while the player plays on, when the screen is unplugged, when the console
 /// switches to another VT, or when another program takes DRM master; it comes back by itself.
 /// The text console is kept in graphics mode meanwhile, so its text and cursor never show through.
-public final class DRMVideoOutput: VideoOutput, DisplayPowerSwitching, @unchecked Sendable {
+///
+/// Where the CRTC has an ARGB8888 overlay plane (atomic modesetting, no hardware rotation), the OSD
+/// goes on it (`OverlayPlaneOutput`), changed in the same commit as the picture's flip.
+public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @unchecked Sendable {
     /// "Virtual-1 1280x800@75 (auto: the first connected connector; the connector's preferred
     /// mode) on /dev/dri/card0, atomic": what an installer needs to know, in one line.
     public let summary: String
     /// The primary plane turns the picture by `options.rotation`: pictures are drawn unturned into
     /// buffers of the turned size (`screenSize`).
     public let rotatesInHardware: Bool
+    /// The OSD's overlay plane on the screen opened, or why there is none.
+    public let overlayPlane: OverlayPlaneAvailability
 
     /// Why the picture is paused; it shows again once none is left.
     enum PauseReason: Hashable {
@@ -40,6 +45,12 @@ public final class DRMVideoOutput: VideoOutput, DisplayPowerSwitching, @unchecke
     private var sizeGivenToPlayer: PixelSize
     private var terminal: VirtualTerminal?
     private var hotplug: DRMHotplugMonitor?
+    /// The driver refused the overlay plane: the OSD is blended from then on.
+    private var overlayRefused = false
+    /// The OSD picture the player last staged, and whether the screen's plane has yet to get it
+    /// (staged while the picture was paused, or a screen made again after an unplug).
+    private var wantedOverlay: OverlayPicture?
+    private var overlayOutOfDate = false
 
     /// True when some card has a connected screen: what `--output auto` asks.
     public static func hasConnectedScreen() -> Bool {
@@ -65,6 +76,7 @@ public final class DRMVideoOutput: VideoOutput, DisplayPowerSwitching, @unchecke
         sizeGivenToPlayer = screen.size
         summary = screen.summary
         rotatesInHardware = screen.rotatesInHardware
+        overlayPlane = screen.overlayPlane
 
         switch VirtualTerminal.active() {
         case .success(let terminal):
@@ -95,11 +107,64 @@ public final class DRMVideoOutput: VideoOutput, DisplayPowerSwitching, @unchecke
     }
 
     public func showPrepared() throws {
-        try whileShowing { screen in try screen.showPrepared() }
+        try whileShowing { screen in
+            if overlayOutOfDate { stageWantedOverlay(on: screen) }
+            defer { if let refusal = screen.takeOverlayRefusal() { refuseOverlay(refusal, on: screen) } }
+            try screen.showPrepared()
+        }
+    }
+
+    /// Writes the OSD picture for the overlay plane; it goes on screen with the next flip. False
+    /// once the driver has refused the plane (one warning, then the player blends). While the
+    /// picture is paused it is kept, and staged once the picture is back.
+    public func stageOverlay(_ picture: OverlayPicture?) -> Bool {
+        lock.withLock {
+            guard case .available = overlayPlane, !overlayRefused, card != nil else { return false }
+            wantedOverlay = picture
+            overlayOutOfDate = true
+            guard pauses.isEmpty, let screen, screen.size == sizeGivenToPlayer else { return true }
+            return stageWantedOverlay(on: screen)
+        }
+    }
+
+    /// Under the lock: hands `screen` the picture last staged. False when the driver refused it.
+    @discardableResult
+    private func stageWantedOverlay(on screen: DRMScreen) -> Bool {
+        do {
+            try screen.stageOverlay(wantedOverlay)
+            overlayOutOfDate = false
+            return true
+        } catch where error.code == EACCES || error.code == EPERM {
+            // Not the plane's fault: someone else is master; staged again once the picture is back.
+            pauses.insert(.masterLost)
+            log.warning("display: lost DRM master (\(error)); the picture pauses until it is back")
+            return true
+        } catch {
+            refuseOverlay(error, on: screen)
+            return false
+        }
+    }
+
+    /// The one warning when the driver will not show the OSD's plane; the plane is hidden with the
+    /// next flip and never staged again.
+    private func refuseOverlay(_ error: DRMError, on screen: DRMScreen) {
+        guard !overlayRefused else { return }
+        overlayRefused = true
+        overlayOutOfDate = false
+        wantedOverlay = nil
+        try? screen.stageOverlay(nil)
+        log.warning("osd: the driver refused the \(Self.planeName(overlayPlane)) (\(error)); blending the OSD into the picture instead")
+    }
+
+    private static func planeName(_ availability: OverlayPlaneAvailability) -> String {
+        if case .available(let name) = availability { return name }
+        return "overlay plane"
     }
 
     /// The front buffer, turned as the plane turns it; nil while the picture is paused (another VT,
     /// an unplugged screen, master lost: the screen does not show our buffer) or after `close`.
+    ///
+    /// The OSD on the overlay plane is laid over the copy, as the plane lays it over the picture.
     public func screenshot() throws -> Canvas? {
         lock.withLock {
             guard card != nil, pauses.isEmpty, let screen else { return nil }
@@ -209,6 +274,8 @@ public final class DRMVideoOutput: VideoOutput, DisplayPowerSwitching, @unchecke
         }
         self.card = fresh
         screen = replacement
+        // The new screen's plane starts hidden: the OSD goes on it with the next flip.
+        overlayOutOfDate = !overlayRefused && wantedOverlay != nil
         pauses.remove(.disconnected)
         pauses.remove(.masterLost)
         log.info("display: back on \(replacement.summary)")
@@ -226,6 +293,10 @@ public final class DRMVideoOutput: VideoOutput, DisplayPowerSwitching, @unchecke
             guard let card else { return }
             if let screen {
                 do throws(DRMError) { try screen.flips.waitForPendingFlip() } catch { problems.append(error) }
+                // The console's SetCrtc knows no planes: the OSD's would stay over it.
+                if !pauses.contains(.switchedAway) {
+                    do throws(DRMError) { try screen.hideOverlay() } catch { problems.append(error) }
+                }
                 // Restore before freeing the buffers: removing the framebuffer on screen would
                 // switch the CRTC off instead. Not while another VT owns the screen.
                 if !pauses.contains(.switchedAway) {

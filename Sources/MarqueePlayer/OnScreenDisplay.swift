@@ -3,7 +3,8 @@ import MarqueeCore
 /// The media controller's labels on the screen, and the status card: when they show, how they
 /// fade, and the painted images, which are painted again only when what they say changes. Belongs
 /// to the present thread, which blends it into each picture it draws after scaling (only the
-/// panel's rectangle is touched) and redraws on its own while no frames flow (paused, stopped).
+/// panel's rectangle is touched), or hands it to an overlay plane where the output has one, and
+/// redraws on its own while no frames flow (paused, stopped). The status card is always blended.
 public final class OnScreenDisplay {
     /// What the status card says besides the failures: the device, for whoever stands in front.
     public struct DeviceFacts: Sendable {
@@ -37,6 +38,8 @@ public final class OnScreenDisplay {
     private var paintedFill: (progress: Double, image: OverlayImage)?
     /// The last card painted: a back-off round draws the same card again, not paints it.
     private var paintedCard: (content: StatusCardContent, size: PixelSize, image: OverlayImage)?
+    /// The last picture made for an overlay plane, and from what.
+    private var composed: (key: ComposedKey, picture: OverlayPicture)?
     /// The OSD was on the last picture drawn: once it has gone, one more redraw takes it off.
     var wasDrawn = false
 
@@ -93,9 +96,58 @@ public final class OnScreenDisplay {
     func blend(_ content: () -> OSDContent, into buffer: PixelBuffer, rotation: Rotation, at time: MediaTime) {
         let opacity = opacity(at: time)
         wasDrawn = opacity > 0
-        guard opacity > 0 else { return }
+        guard opacity > 0, let panel = panel(content, upright: buffer.size.rotated(by: rotation)) else { return }
+        buffer.blend(panel.image, x: panel.x, y: panel.y, opacity: opacity, turnedClockwise: rotation)
+        if let progress = panel.progress, let bar = panel.bar, !bar.isEmpty {
+            buffer.blend(fill(progress, size: bar.size), x: panel.x + bar.x, y: panel.y + bar.y, opacity: opacity, turnedClockwise: rotation)
+        }
+    }
+
+    /// The labels as an overlay plane shows them over a `screen`-sized buffer at `time`: the panel
+    /// and its bar's fill in one picture, faded, turned with a picture turned in software, placed
+    /// in the buffer's coordinates and cropped to it; nil once they have gone. The picture is made
+    /// again only when something in it changed, so an unchanged one is the same value (and the
+    /// same storage) as the last.
+    func overlayPicture(_ content: () -> OSDContent, screen: PixelSize, rotation: Rotation, at time: MediaTime) -> OverlayPicture? {
+        let opacity = opacity(at: time)
+        wasDrawn = opacity > 0
+        let upright = screen.rotated(by: rotation)
+        guard opacity > 0, let panel = panel(content, upright: upright) else { return nil }
+        let key = ComposedKey(panel: panel.image, progress: panel.progress, opacity: Int((opacity * 256).rounded()),
+                              rotation: rotation, screen: screen)
+        if let composed, composed.key == key { return composed.picture }
+        var image = panel.image.faded(opacity)
+        if let progress = panel.progress, let bar = panel.bar, !bar.isEmpty {
+            image.composite(fill(progress, size: bar.size), x: bar.x, y: bar.y, opacity: opacity)
+        }
+        let placed = PixelRect(x: panel.x, y: panel.y, width: image.size.width, height: image.size.height)
+            .rotated(rotation, within: upright)
+        let x0 = max(0, placed.x), y0 = max(0, placed.y)
+        let x1 = min(screen.width, placed.maxX), y1 = min(screen.height, placed.maxY)
+        guard x0 < x1, y0 < y1 else { return nil }
+        let visible = image.turned(clockwise: rotation)
+            .cropped(to: PixelRect(x: x0 - placed.x, y: y0 - placed.y, width: x1 - x0, height: y1 - y0))
+        let picture = OverlayPicture(image: visible, x: x0, y: y0)
+        composed = (key, picture)
+        return picture
+    }
+
+    /// What an overlay picture was made from: the same again gives the same picture.
+    private struct ComposedKey: Equatable {
+        var panel: OverlayImage
+        var progress: Double?
+        /// In 256ths, as the pixels are faded.
+        var opacity: Int
+        var rotation: Rotation
+        var screen: PixelSize
+    }
+
+    /// The panel painted for what `content` says now (painted again only when that changed), its
+    /// top-left on the `upright` screen, its bar's track and the progress to fill it with; nil when
+    /// painting failed (reported once).
+    private func panel(_ content: () -> OSDContent, upright: PixelSize)
+        -> (image: OverlayImage, x: Int, y: Int, bar: PixelRect?, progress: Double?)? {
         var content = content()
-        let upright = buffer.size.rotated(by: rotation)
         let (width, pixelSize, margin) = layout(upright: upright)
         if !showsVolume { content.volume = nil }
         content.numericEntry = numericEntry
@@ -112,7 +164,7 @@ public final class OnScreenDisplay {
                 image = try painter.paint(content, width: width, pixelSize: pixelSize)
             } catch {
                 report("osd: \(error)")
-                return
+                return nil
             }
             bar = painter.progressBarRect
             painted = (content, width, pixelSize, image, bar)
@@ -123,10 +175,7 @@ public final class OnScreenDisplay {
         case .center: (upright.height - image.size.height) / 2
         case .bottom: upright.height - image.size.height - margin
         }
-        buffer.blend(image, x: x, y: y, opacity: opacity, turnedClockwise: rotation)
-        if let progress, let bar, !bar.isEmpty {
-            buffer.blend(fill(progress, size: bar.size), x: x + bar.x, y: y + bar.y, opacity: opacity, turnedClockwise: rotation)
-        }
+        return (image, x, y, bar, progress)
     }
 
     /// The progress bar's fill, `size` of the track, painted again only when the progress moved.

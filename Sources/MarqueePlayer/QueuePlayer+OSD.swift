@@ -70,6 +70,48 @@ extension QueuePlayer {
         return path.split(separator: "/").last.map(String.init) ?? url
     }
 
+    /// The labels go on the output's overlay plane when it has one (not for the status card alone:
+    /// the card covers the screen and is always blended); otherwise they are blended into each
+    /// picture. Decided once, at start.
+    static func chooseOSDDrawing(_ osd: OnScreenDisplay?, video: VideoOutput) -> (OverlayPlaneOutput?, String?) {
+        guard let osd, osd.settings.enabled else { return (nil, nil) }
+        guard let output = video as? OverlayPlaneOutput else {
+            return (nil, "blended into the picture (the output has no overlay plane)")
+        }
+        switch output.overlayPlane {
+        case .available(let plane): return (output, "drawn on \(plane)")
+        case .unavailable(let reason): return (nil, "blended into the picture (\(reason))")
+        }
+    }
+
+    /// Before a picture is drawn: hands the overlay plane the labels as they are now (nil once they
+    /// have gone, or under the status card), to change with that picture's flip. True when the
+    /// plane shows them, so the picture is drawn without; false: blend them into it. When the output
+    /// refuses the plane (it said why, once), the labels are blended from then on.
+    func stageOSD() -> Bool {
+        guard let osd, let plane = osdPlane else { return false }
+        var picture: OverlayPicture?
+        if !isShowingStatusCard {
+            picture = osd.overlayPicture({ osdContent() }, screen: video.screenSize, rotation: settings.displayRotation, at: realClock.now())
+            preparedHasLabels = osd.wasDrawn
+        }
+        if picture == stagedOSD { return true }
+        guard plane.stageOverlay(picture) else {
+            osdPlane = nil
+            stagedOSD = nil
+            return false
+        }
+        stagedOSD = picture
+        return true
+    }
+
+    /// The status card covers the screen: labels on the plane above it go with its flip.
+    private func hideOSDPlane() {
+        guard let plane = osdPlane, stagedOSD != nil else { return }
+        if !plane.stageOverlay(nil) { osdPlane = nil }
+        stagedOSD = nil
+    }
+
     /// Blends the labels into a picture being drawn.
     func blendOSD(into buffer: PixelBuffer) {
         guard let osd, !isShowingStatusCard else { return }
@@ -108,6 +150,7 @@ extension QueuePlayer {
     /// The last picture drawn (or the background when there is none, as after a stop), with the labels.
     func redrawLastPicture() {
         backBufferReplaced = true
+        let onPlane = stageOSD()
         do {
             try video.present { buffer in
                 if let (picture, placement) = lastDrawn, current != nil {
@@ -115,7 +158,7 @@ extension QueuePlayer {
                 } else {
                     buffer.fill(PixelRect(size: buffer.size), with: settings.background)
                 }
-                blendOSD(into: buffer)
+                if !onPlane { blendOSD(into: buffer) }
             }
             osdNeedsRedraw = false
         } catch {
@@ -128,6 +171,7 @@ extension QueuePlayer {
     func showStatusCard(headline: String, footnote: String? = nil) {
         guard let osd, osd.settings.statusCard else { return }
         let reasons = failureReasons.keys.sorted().compactMap { failureReasons[$0] } + (footnote.map { [$0] } ?? [])
+        hideOSDPlane()
         do {
             try video.present { buffer in
                 osd.drawStatusCard(headline: headline, reasons: reasons, into: buffer, rotation: settings.displayRotation)

@@ -316,10 +316,12 @@ extension QueuePlayer {
         preparedPicture = (picture, placement)
         backBufferReplaced = false
         isShowingStatusCard = false
+        // The labels go to the overlay plane first: staging waits for the last flip, as prepare does.
+        let onPlane = stageOSD()
         do {
             try video.prepare { buffer in
                 try picture.draw(into: buffer, placement: placement, background: settings.background)
-                blendOSD(into: buffer)
+                if !onPlane { blendOSD(into: buffer) }
             }
         } catch {
             emit(.error(message: "video output: \(error)"))

@@ -114,6 +114,14 @@ public final class QueuePlayer: @unchecked Sendable {
     let osd: OnScreenDisplay?
     /// A command changed what the labels say: draw them even if no frame comes.
     var osdNeedsRedraw = false
+    /// The output's overlay plane, when the labels go there instead of being blended into each
+    /// picture; chosen once at start, and nil from the moment the output refuses the plane.
+    var osdPlane: OverlayPlaneOutput?
+    /// What was last handed to `osdPlane` (nil: hidden), so an unchanged picture is not handed again.
+    var stagedOSD: OverlayPicture?
+    /// Where the labels are drawn, for the log line at start (`osd: drawn on overlay plane 42
+    /// (ARGB8888)`, `osd: blended into the picture (...)`); nil when there are no labels.
+    public let osdDrawing: String?
     /// The picture in the back buffer has the labels as they were when it was drawn.
     var preparedHasLabels = false
     /// The last picture drawn and where, to draw it again under the labels while no frames flow.
@@ -163,6 +171,7 @@ public final class QueuePlayer: @unchecked Sendable {
         }
         self.audioStretching = audioStretching
         self.osd = display
+        (osdPlane, osdDrawing) = Self.chooseOSDDrawing(display, video: video)
         self.cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)
         cursor.actionAtItemEnd = settings.actionAtItemEnd
         self.machine = PlaybackStateMachine(repeatMode: settings.repeatMode, scalingMode: settings.scaling)

@@ -93,6 +93,8 @@ final class PlaybackSession {
                                  reload: reload,
                                  events: { [delivery] in delivery.post($0, at: clock.now().seconds) })
         self.player = player
+        // Said once: on an overlay plane of the screen, or blended into each picture, and why.
+        if let drawing = player.osdDrawing { logger.info("osd: \(drawing)") }
         reloader?.attach(player)
         // Changes to the config are the `reload` command too, from source `file`.
         watcher = plan.configPath.map { path in
