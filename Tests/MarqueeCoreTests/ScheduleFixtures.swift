@@ -16,4 +16,17 @@ enum ScheduleFixtures {
     static func local(_ text: String, _ clock: WallClock) -> Date {
         clock.instant(of: LocalDateTime(parsingISO8601: text)!)
     }
+
+    static func time(_ text: String) -> TimeOfDay { TimeOfDay(parsing: text)! }
+    static func date(_ text: String) -> CalendarDate { CalendarDate(parsing: text)! }
+    static func days(_ text: String) -> WeekdaySet { WeekdaySet(parsing: text)! }
+
+    static func window(_ days: String = "mon-sun", _ from: String = "00:00", _ to: String = "24:00",
+                       dates: DateRule = .always) -> ScheduleWindow {
+        ScheduleWindow(days: Self.days(days), from: time(from), to: time(to), dates: dates)
+    }
+
+    static func schedule(_ windows: ScheduleWindow...) -> Schedule {
+        Schedule(windows)
+    }
 }
