@@ -354,19 +354,6 @@ import Testing
 
     @Test(arguments: cases)
     func reportsTheProblemWhereItIs(_ broken: BrokenConfigCase) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let path = try folder.write(broken.fileName, broken.text)
-
-        let result = ConfigurationLoader.load(path: path, checkingMediaFiles: false)
-
-        #expect(result.configuration == nil)
-        #expect(result.diagnostics.count == 1, "\(result.diagnostics)")
-        let diagnostic = try #require(result.diagnostics.first)
-        #expect(diagnostic.severity == .error)
-        #expect(diagnostic.file == path)
-        #expect(diagnostic.line == broken.line, "\(diagnostic)")
-        #expect(diagnostic.column == broken.column, "\(diagnostic)")
-        #expect(diagnostic.message.contains(broken.message), "\(diagnostic)")
+        try broken.expectReportedWhereItIs()
     }
 }
