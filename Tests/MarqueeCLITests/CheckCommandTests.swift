@@ -12,7 +12,7 @@ import Testing
     }()
 
     @Test func theExamplesFolderHasTheDocumentedConfigs() {
-        for name in ["demo.yaml", "signage-loop.yaml", "museum-keypad.yaml", "playlist.json", "playlist.m3u"] {
+        for name in ["demo.yaml", "signage-loop.yaml", "museum-keypad.yaml", "dayparts.yaml", "playlist.json", "playlist.m3u"] {
             #expect(Self.exampleConfigs.contains("Config/\(name)"), "Config/\(name) is missing")
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Converts between instants and what a clock on the wall of one time zone reads. The zone's
-/// rules (UTC offsets, DST) come from tzdata through Foundation's `TimeZone`; only the two
-/// ambiguous cases are decided here, the way cron and systemd timers decide them:
+/// rules (UTC offsets, DST) come from the tz database through Foundation's `TimeZone` (on Linux,
+/// ICU's copy in the Swift runtime); only the two ambiguous cases are decided here, as cron
+/// decides them for jobs (Debian's cron(8)):
 ///
 /// - a reading that does not exist (02:30 on the spring-forward day in Europe/Berlin, when
 ///   clocks jump from 02:00 to 03:00) happens at the first instant after the gap: 03:00;
