@@ -27,9 +27,22 @@ struct CheckCommand: ParsableCommand {
 
     /// `Config/demo.yaml: OK, 3 items, repeat all`; a config that changes the keys says what they
     /// come to: `..., 14 keys bound (keymap none), a stop from a key resumes after 30 s`.
+    /// A config with dayparts or schedules names them and the zone its times are in:
+    /// `..., 3 playlists (breakfast, lunch, default), 4 items, repeat all, times in Europe/Berlin`.
     static func summary(of configuration: MarqueeConfiguration, path: String) -> String {
-        let count = configuration.playlist.items.count
-        var text = "\(path): OK, \(count) \(count == 1 ? "item" : "items"), repeat \(configuration.playlist.repeat.rawValue)"
+        let playlists = configuration.dayparts.map(\.playlist)
+        let count = playlists.map(\.items.count).reduce(0, +)
+        var repeatModes: [String] = []
+        for mode in playlists.map(\.repeat.rawValue) where !repeatModes.contains(mode) { repeatModes.append(mode) }
+        var text = "\(path): OK, "
+        if !configuration.hasSinglePlaylist {
+            let names = configuration.dayparts.map(\.name)
+            text += "\(names.count) \(names.count == 1 ? "playlist" : "playlists") (\(names.joined(separator: ", "))), "
+        }
+        text += "\(count) \(count == 1 ? "item" : "items"), repeat \(repeatModes.joined(separator: "/"))"
+        if configuration.isScheduled {
+            text += ", times in \(configuration.timeZoneName())"
+        }
         let input = configuration.input
         if input.baseKeyMap != .default || !input.keyOverrides.isEmpty || input.stopTimeout != InputConfiguration.defaultStopTimeout {
             let bound = input.keyMap.boundCodes.count

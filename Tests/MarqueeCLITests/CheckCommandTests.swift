@@ -12,7 +12,7 @@ import Testing
     }()
 
     @Test func theExamplesFolderHasTheDocumentedConfigs() {
-        for name in ["demo.yaml", "signage-loop.yaml", "museum-keypad.yaml", "playlist.json", "playlist.m3u"] {
+        for name in ["demo.yaml", "signage-loop.yaml", "museum-keypad.yaml", "dayparts.yaml", "playlist.json", "playlist.m3u"] {
             #expect(Self.exampleConfigs.contains("Config/\(name)"), "Config/\(name) is missing")
         }
     }
@@ -55,7 +55,7 @@ import Testing
         #expect(outcome.outputLines == [
             "broken.yaml:4:14: error: bad time '1:75': seconds must be below 60",
             "broken.yaml:7:12: error: end (0:05.000) must be after start (0:10.000)",
-            "broken.yaml:8:3: error: unknown key 'shuffle' in playlist (expected 'repeat', 'seed', 'actionAtItemEnd' or 'items')",
+            "broken.yaml:8:3: error: unknown key 'shuffle' in playlist (expected 'repeat', 'seed', 'actionAtItemEnd', 'items' or 'schedule')",
             "broken.yaml:10:11: error: expected a number, found 'loud'",
         ])
     }

@@ -1,3 +1,4 @@
+import MarqueeConfig
 import Testing
 
 /// A config with exactly one problem, and where and how it must be reported.
@@ -20,4 +21,22 @@ struct BrokenConfigCase: Sendable, CustomTestStringConvertible {
     }
 
     var testDescription: String { name }
+
+    /// Loads the case's text from a file of its own and expects exactly its one error, where it says.
+    func expectReportedWhereItIs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write(fileName, text)
+
+        let result = ConfigurationLoader.load(path: path, checkingMediaFiles: false)
+
+        #expect(result.configuration == nil)
+        #expect(result.diagnostics.count == 1, "\(result.diagnostics)")
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(diagnostic.severity == .error)
+        #expect(diagnostic.file == path)
+        #expect(diagnostic.line == line, "\(diagnostic)")
+        #expect(diagnostic.column == column, "\(diagnostic)")
+        #expect(diagnostic.message.contains(message), "\(diagnostic)")
+    }
 }

@@ -21,7 +21,7 @@ import Testing
                 - url: a.mp4
             video:
               output: auto
-            """, line: 4, column: 1, message: "unknown key 'video' in the config (expected 'playlist', 'display', 'audio', 'input', 'network', 'control', 'osd' or 'log')"),
+            """, line: 4, column: 1, message: "unknown key 'video' in the config (expected 'playlist', 'playlists', 'schedule', 'display', 'audio', 'input', 'network', 'control', 'osd' or 'log')"),
         BrokenConfigCase("bad time string", """
             playlist:
               items:
@@ -354,19 +354,6 @@ import Testing
 
     @Test(arguments: cases)
     func reportsTheProblemWhereItIs(_ broken: BrokenConfigCase) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let path = try folder.write(broken.fileName, broken.text)
-
-        let result = ConfigurationLoader.load(path: path, checkingMediaFiles: false)
-
-        #expect(result.configuration == nil)
-        #expect(result.diagnostics.count == 1, "\(result.diagnostics)")
-        let diagnostic = try #require(result.diagnostics.first)
-        #expect(diagnostic.severity == .error)
-        #expect(diagnostic.file == path)
-        #expect(diagnostic.line == broken.line, "\(diagnostic)")
-        #expect(diagnostic.column == broken.column, "\(diagnostic)")
-        #expect(diagnostic.message.contains(broken.message), "\(diagnostic)")
+        try broken.expectReportedWhereItIs()
     }
 }

@@ -2,7 +2,7 @@ import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let displayKeys = ["output", "connector", "mode", "rotation", "scaling", "background", "modesetting", "maxImagePixels"]
+    static let displayKeys = ["output", "connector", "mode", "rotation", "scaling", "background", "modesetting", "maxImagePixels", "power"]
 
     mutating func decodeDisplay(_ node: Node) -> DisplayConfiguration {
         var display = DisplayConfiguration()
@@ -46,6 +46,9 @@ extension ConfigurationDecoder {
         }
         if let node = fields["maxImagePixels"]?.value, let limit = decodeImagePixelLimit(node) {
             display.maxImagePixels = limit
+        }
+        if let node = fields["power"]?.value {
+            display.power = decodeDisplayPower(node)
         }
         return display
     }

@@ -2,21 +2,28 @@ import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let playlistKeys = ["repeat", "seed", "actionAtItemEnd", "items"]
-    static let itemKeys = ["url", "start", "end", "duration", "scaling", "title", "cues"]
+    static let playlistKeys = ["repeat", "seed", "actionAtItemEnd", "items", "schedule"]
+    static let itemKeys = ["url", "start", "end", "duration", "scaling", "title", "cues", "schedule"]
 
     mutating func decodePlaylist(_ field: MappingField) -> PlaylistConfiguration? {
         guard let fields = fields(of: field.value, in: "playlist", allowed: Self.playlistKeys) else { return nil }
+        return decodePlaylist(fields, at: field.keyPosition, in: "playlist")
+    }
+
+    /// A playlist's keys, read from `fields` (a daypart's mapping has more); `section` names it in messages.
+    mutating func decodePlaylist(_ fields: [String: MappingField], at position: SourcePosition,
+                                 in section: String) -> PlaylistConfiguration? {
         let repeatMode: RepeatMode? = fields["repeat"].flatMap { choice($0.value, named: "repeat mode") }
         let seed = fields["seed"].flatMap { decodeSeed($0.value) }
         let endAction: ActionAtItemEnd? = fields["actionAtItemEnd"].flatMap { choice($0.value, named: "action at item end") }
         guard let itemsField = fields["items"] else {
-            log.error(at: field.keyPosition, "playlist is missing 'items' (the list of media to play)")
+            log.error(at: position, "\(section) is missing 'items' (the list of media to play)")
             return nil
         }
         let items = decodeItems(itemsField.value)
+        let schedule = fields["schedule"].flatMap { decodeSchedule($0.value) }
         return PlaylistConfiguration(repeat: repeatMode ?? PlaylistConfiguration.defaultRepeat, seed: seed,
-                                     actionAtItemEnd: endAction ?? .advance, items: items)
+                                     actionAtItemEnd: endAction ?? .advance, items: items, schedule: schedule)
     }
 
     private mutating func decodeSeed(_ node: Node) -> UInt64? {
@@ -54,13 +61,14 @@ extension ConfigurationDecoder {
         let scaling: ScalingMode? = fields["scaling"].flatMap { choice($0.value, named: "scaling mode") }
         let title = fields["title"].flatMap { string($0.value) }
         let cues = fields["cues"].map { decodeCues($0.value) } ?? []
+        let schedule = fields["schedule"].flatMap { decodeSchedule($0.value) }
         guard let urlField = fields["url"] else {
             log.error(at: SourcePosition(of: node), "playlist item is missing 'url'")
             return nil
         }
         guard let location = location(urlField.value) else { return nil }
         return PlaylistItemConfiguration(location: location, start: start, end: end, duration: duration,
-                                         scaling: scaling, title: title, cues: cues)
+                                         scaling: scaling, title: title, cues: cues, schedule: schedule)
     }
 
     /// `cues: [12.0, "1:23.2"]`: media times whose crossing is a `boundary` event.

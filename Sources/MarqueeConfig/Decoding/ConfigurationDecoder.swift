@@ -11,19 +11,26 @@ struct ConfigurationDecoder {
     let duplicateKeySentinels: Set<String>
     let checkingMediaFiles: Bool
 
-    static let sections = ["playlist", "display", "audio", "input", "network", "control", "osd", "log"]
+    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "osd", "log"]
 
     mutating func decodeConfiguration(_ root: Node, source: URL) -> MarqueeConfiguration? {
         guard let fields = fields(of: root, in: "the config", allowed: Self.sections, allowsNothing: false) else {
             return nil
         }
-        let playlist: PlaylistConfiguration?
-        if let field = fields["playlist"] {
-            playlist = decodePlaylist(field)
-        } else {
-            log.error(at: SourcePosition(of: root), "missing 'playlist' (the items to play)")
-            playlist = nil
+        let dayparts: [DaypartConfiguration]?
+        switch (fields["playlist"], fields["playlists"]) {
+        case (let single?, nil):
+            dayparts = decodePlaylist(single).map { [DaypartConfiguration(name: MarqueeConfiguration.singlePlaylistName, playlist: $0)] }
+        case (nil, let named?):
+            dayparts = decodeDayparts(named)
+        case (_?, let named?):
+            log.error(at: named.keyPosition, "give either 'playlist' (one playlist) or 'playlists' (named dayparts), not both")
+            dayparts = nil
+        case (nil, nil):
+            log.error(at: SourcePosition(of: root), "missing 'playlist' (the items to play) or 'playlists' (named dayparts)")
+            dayparts = nil
         }
+        let schedule = fields["schedule"].map { decodeScheduleSettings($0.value) } ?? ScheduleConfiguration()
         let display = fields["display"].map { decodeDisplay($0.value) } ?? DisplayConfiguration()
         let audio = fields["audio"].map { decodeAudio($0.value) } ?? AudioConfiguration()
         let input = fields["input"].map { decodeInput($0.value) } ?? InputConfiguration()
@@ -31,9 +38,9 @@ struct ConfigurationDecoder {
         let control = fields["control"].map { decodeControl($0.value) } ?? ControlConfiguration()
         let osd = fields["osd"].map { decodeOSD($0.value) } ?? OSDConfiguration()
         let log = fields["log"].map { decodeLog($0.value) } ?? LogConfiguration()
-        guard let playlist else { return nil }
-        return MarqueeConfiguration(playlist: playlist, display: display, audio: audio, input: input, network: network,
-                                    control: control, osd: osd, log: log, source: source)
+        guard let dayparts, !dayparts.isEmpty else { return nil }
+        return MarqueeConfiguration(dayparts: dayparts, schedule: schedule, display: display, audio: audio, input: input,
+                                    network: network, control: control, osd: osd, log: log, source: source)
     }
 
     private mutating func decodeLog(_ node: Node) -> LogConfiguration {

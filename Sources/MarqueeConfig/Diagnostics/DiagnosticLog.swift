@@ -9,6 +9,9 @@ struct DiagnosticLog {
 
     var hasErrors: Bool { entries.contains { $0.diagnostic.severity == .error } }
 
+    /// How many errors so far: a decoder compares counts to tell whether a part was read cleanly.
+    var errorCount: Int { entries.count { $0.diagnostic.severity == .error } }
+
     mutating func error(at position: SourcePosition, _ message: String) {
         add(.error, at: position, message)
     }

@@ -16,6 +16,8 @@ public struct DisplayConfiguration: Sendable, Equatable, Codable {
     /// Stills with more pixels are refused before they are decoded: a picture's memory is its
     /// pixel count times four bytes, and one huge image must not take the device's memory.
     public var maxImagePixels: ImagePixelLimit
+    /// When the screen is switched off (`display.power`).
+    public var power: DisplayPowerConfiguration
 
     public static let automaticConnector = "auto"
 
@@ -26,7 +28,8 @@ public struct DisplayConfiguration: Sendable, Equatable, Codable {
                 scaling: ScalingMode = .default,
                 background: RGBColor = .black,
                 modesetting: Modesetting = .auto,
-                maxImagePixels: ImagePixelLimit = .default) {
+                maxImagePixels: ImagePixelLimit = .default,
+                power: DisplayPowerConfiguration = DisplayPowerConfiguration()) {
         self.output = output
         self.connector = connector
         self.mode = mode
@@ -35,5 +38,6 @@ public struct DisplayConfiguration: Sendable, Equatable, Codable {
         self.background = background
         self.modesetting = modesetting
         self.maxImagePixels = maxImagePixels
+        self.power = power
     }
 }

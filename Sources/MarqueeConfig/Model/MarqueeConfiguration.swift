@@ -1,9 +1,14 @@
 import Foundation
+import MarqueeCore
 
-/// Everything a config file says: what to play, where to show it, where to play its sound and
-/// which keys drive it. Missing sections take their defaults.
-public struct MarqueeConfiguration: Sendable, Equatable, Codable {
-    public var playlist: PlaylistConfiguration
+/// Everything a config file says: what to play and when, where to show it, where to play its
+/// sound and which keys drive it. Missing sections take their defaults.
+public struct MarqueeConfiguration: Sendable, Equatable {
+    /// The playlists in the order the file lists them: the one `playlist:`, as a daypart named
+    /// `playlist`, or the dayparts of `playlists:`.
+    public var dayparts: [DaypartConfiguration]
+    /// The top-level `schedule:` settings (the time zone).
+    public var schedule: ScheduleConfiguration
     public var display: DisplayConfiguration
     public var audio: AudioConfiguration
     public var input: InputConfiguration
@@ -14,7 +19,11 @@ public struct MarqueeConfiguration: Sendable, Equatable, Codable {
     /// The config file this came from; relative media paths were resolved against its folder.
     public var source: URL
 
+    /// The name the single `playlist:` goes by among dayparts (and in `marquee schedule`).
+    public static let singlePlaylistName = "playlist"
+
     public init(playlist: PlaylistConfiguration,
+                schedule: ScheduleConfiguration = ScheduleConfiguration(),
                 display: DisplayConfiguration = DisplayConfiguration(),
                 audio: AudioConfiguration = AudioConfiguration(),
                 input: InputConfiguration = InputConfiguration(),
@@ -23,7 +32,25 @@ public struct MarqueeConfiguration: Sendable, Equatable, Codable {
                 osd: OSDConfiguration = OSDConfiguration(),
                 log: LogConfiguration = LogConfiguration(),
                 source: URL) {
-        self.playlist = playlist
+        self.init(dayparts: [DaypartConfiguration(name: Self.singlePlaylistName, playlist: playlist)], schedule: schedule,
+                  display: display, audio: audio, input: input, network: network, control: control, osd: osd, log: log,
+                  source: source)
+    }
+
+    /// `dayparts` must not be empty.
+    public init(dayparts: [DaypartConfiguration],
+                schedule: ScheduleConfiguration = ScheduleConfiguration(),
+                display: DisplayConfiguration = DisplayConfiguration(),
+                audio: AudioConfiguration = AudioConfiguration(),
+                input: InputConfiguration = InputConfiguration(),
+                network: NetworkConfiguration = NetworkConfiguration(),
+                control: ControlConfiguration = ControlConfiguration(),
+                osd: OSDConfiguration = OSDConfiguration(),
+                log: LogConfiguration = LogConfiguration(),
+                source: URL) {
+        precondition(!dayparts.isEmpty, "a configuration has at least one playlist")
+        self.dayparts = dayparts
+        self.schedule = schedule
         self.display = display
         self.audio = audio
         self.input = input
@@ -32,5 +59,69 @@ public struct MarqueeConfiguration: Sendable, Equatable, Codable {
         self.osd = osd
         self.log = log
         self.source = source
+    }
+
+    /// Whether the file used `playlist:` (one playlist) rather than `playlists:` (dayparts).
+    public var hasSinglePlaylist: Bool {
+        dayparts.count == 1 && dayparts[0].name == Self.singlePlaylistName
+            && dayparts[0].priority == 0 && !dayparts[0].interrupt
+    }
+
+    /// The playlist that plays while schedules are not followed: the one `playlist:`, or under
+    /// `playlists:` the `default` one, else the first listed. Setting it replaces that playlist.
+    public var playlist: PlaylistConfiguration {
+        get { dayparts[fallbackIndex].playlist }
+        set { dayparts[fallbackIndex].playlist = newValue }
+    }
+
+    private var fallbackIndex: Int {
+        dayparts.firstIndex { $0.name == Daypart.defaultName } ?? 0
+    }
+}
+
+// Encoded with the keys a config uses: `playlist` for a single playlist, else `playlists` in its
+// list spelling (so their order, which decides overlaps, survives JSON).
+extension MarqueeConfiguration: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case playlist, playlists, schedule, display, audio, input, network, control, osd, log, source
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if hasSinglePlaylist {
+            try container.encode(playlist, forKey: .playlist)
+        } else {
+            try container.encode(dayparts, forKey: .playlists)
+        }
+        if schedule != ScheduleConfiguration() { try container.encode(schedule, forKey: .schedule) }
+        try container.encode(display, forKey: .display)
+        try container.encode(audio, forKey: .audio)
+        try container.encode(input, forKey: .input)
+        try container.encode(network, forKey: .network)
+        try container.encode(control, forKey: .control)
+        try container.encode(osd, forKey: .osd)
+        try container.encode(log, forKey: .log)
+        try container.encode(source, forKey: .source)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let playlist = try container.decodeIfPresent(PlaylistConfiguration.self, forKey: .playlist) {
+            dayparts = [DaypartConfiguration(name: Self.singlePlaylistName, playlist: playlist)]
+        } else {
+            dayparts = try container.decode([DaypartConfiguration].self, forKey: .playlists)
+            guard !dayparts.isEmpty else {
+                throw DecodingError.dataCorruptedError(forKey: .playlists, in: container, debugDescription: "no playlists")
+            }
+        }
+        schedule = try container.decodeIfPresent(ScheduleConfiguration.self, forKey: .schedule) ?? ScheduleConfiguration()
+        display = try container.decode(DisplayConfiguration.self, forKey: .display)
+        audio = try container.decode(AudioConfiguration.self, forKey: .audio)
+        input = try container.decode(InputConfiguration.self, forKey: .input)
+        network = try container.decode(NetworkConfiguration.self, forKey: .network)
+        control = try container.decode(ControlConfiguration.self, forKey: .control)
+        osd = try container.decode(OSDConfiguration.self, forKey: .osd)
+        log = try container.decode(LogConfiguration.self, forKey: .log)
+        source = try container.decode(URL.self, forKey: .source)
     }
 }

@@ -11,14 +11,18 @@ public struct PlaylistConfiguration: Sendable, Equatable, Codable {
     /// What each item's end does: advance (default), pause, or none.
     public var actionAtItemEnd: ActionAtItemEnd
     public var items: [PlaylistItemConfiguration]
+    /// When the playlist plays (`schedule:`); nil: whenever no other says otherwise.
+    public var schedule: Schedule?
 
     public init(repeat: RepeatMode = PlaylistConfiguration.defaultRepeat,
                 seed: UInt64? = nil,
                 actionAtItemEnd: ActionAtItemEnd = .advance,
-                items: [PlaylistItemConfiguration]) {
+                items: [PlaylistItemConfiguration],
+                schedule: Schedule? = nil) {
         self.repeat = `repeat`
         self.seed = seed
         self.actionAtItemEnd = actionAtItemEnd
         self.items = items
+        self.schedule = schedule
     }
 }

@@ -15,9 +15,12 @@ public struct PlaylistItemConfiguration: Sendable, Equatable {
     public var title: String?
     /// Media times whose crossing, while playing, is a `boundary` event.
     public var cues: [MediaTime]
+    /// When the item may play (`schedule:`); nil: whenever its playlist plays.
+    public var schedule: Schedule?
 
     public init(location: MediaLocation, start: MediaTime? = nil, end: MediaTime? = nil,
-                duration: MediaTime? = nil, scaling: ScalingMode? = nil, title: String? = nil, cues: [MediaTime] = []) {
+                duration: MediaTime? = nil, scaling: ScalingMode? = nil, title: String? = nil, cues: [MediaTime] = [],
+                schedule: Schedule? = nil) {
         self.location = location
         self.start = start
         self.end = end
@@ -25,6 +28,7 @@ public struct PlaylistItemConfiguration: Sendable, Equatable {
         self.scaling = scaling
         self.title = title
         self.cues = cues
+        self.schedule = schedule
     }
 
     /// Where playback stops, whichever of `end` or `start + duration` the config gave.
@@ -39,7 +43,7 @@ public struct PlaylistItemConfiguration: Sendable, Equatable {
 // not parse); MediaTime itself is not Codable, and conforming it here would clash if Core ever does.
 extension PlaylistItemConfiguration: Codable {
     private enum CodingKeys: String, CodingKey {
-        case url, start, end, duration, scaling, title, cues
+        case url, start, end, duration, scaling, title, cues, schedule
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -51,6 +55,7 @@ extension PlaylistItemConfiguration: Codable {
         try container.encodeIfPresent(scaling, forKey: .scaling)
         try container.encodeIfPresent(title, forKey: .title)
         if !cues.isEmpty { try container.encode(cues.map(Self.exactText), forKey: .cues) }
+        try container.encodeIfPresent(schedule, forKey: .schedule)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -76,6 +81,7 @@ extension PlaylistItemConfiguration: Codable {
                 throw DecodingError.dataCorruptedError(forKey: .cues, in: container, debugDescription: error.description)
             }
         }
+        schedule = try container.decodeIfPresent(Schedule.self, forKey: .schedule)
     }
 
     /// Seconds as a decimal, e.g. `2.5`. Exact for every time a config can spell (at most nine

@@ -1,0 +1,70 @@
+import Foundation
+
+extension Timetable {
+    /// What plays at `instant` and whether the screen is on.
+    ///
+    /// The daypart is the one with the highest priority among those whose windows hold `instant`,
+    /// the first listed on a tie; `default` plays only when no other does (and its own schedule,
+    /// if any, allows); with neither, nothing plays.
+    public func state(at instant: Date) -> ScheduleState {
+        let daypart = activeDaypart(at: instant)
+        let items = daypart.map { index in
+            dayparts[index].itemSchedules.indices.filter { item in
+                dayparts[index].itemSchedules[item]?.contains(instant, on: clock) ?? true
+            }
+        } ?? []
+        let idle = daypart == nil || items.isEmpty
+        let offByClock = displayPower.offWindows?.contains(instant, on: clock) ?? false
+        let displayOn = !offByClock && !(displayPower.offWhenIdle && idle)
+        return ScheduleState(daypart: daypart, items: items, displayOn: displayOn)
+    }
+
+    private func activeDaypart(at instant: Date) -> Int? {
+        var best: Int?
+        for (index, daypart) in dayparts.enumerated() where !daypart.isDefault {
+            guard daypart.schedule?.contains(instant, on: clock) ?? true else { continue }
+            // Strictly greater: on equal priority the one listed first keeps its place.
+            if best == nil || daypart.priority > dayparts[best!].priority { best = index }
+        }
+        if let best { return best }
+        return dayparts.firstIndex { $0.isDefault && ($0.schedule?.contains(instant, on: clock) ?? true) }
+    }
+
+    /// The first instant after `instant` at which `state(at:)` differs from what it is at
+    /// `instant`: when the engine's timer should fire. Nil when nothing changes before `limit`, or
+    /// (without a limit) ever again: once past the last date any window names, the week repeats,
+    /// so a year beyond it without a change means none will come.
+    public func nextChange(after instant: Date, before limit: Date? = nil) -> Date? {
+        let current = state(at: instant)
+        let horizon = limit ?? searchHorizon(after: instant)
+        let schedules = allSchedules
+        var cursor = instant
+        while let edge = schedules.compactMap({ $0.nextEdge(after: cursor, on: clock) }).min(), edge < horizon {
+            // An edge may change nothing (one window ends as another begins); look on.
+            if state(at: edge) != current { return edge }
+            cursor = edge
+        }
+        return nil
+    }
+
+    /// The timetable from `start` to `end`: the state at `start`, then one entry per change.
+    public func changes(from start: Date, to end: Date) -> [ScheduleChange] {
+        guard start < end else { return [] }
+        var changes = [ScheduleChange(start: start, state: state(at: start))]
+        var cursor = start
+        while let next = nextChange(after: cursor, before: end) {
+            changes.append(ScheduleChange(start: next, state: state(at: next)))
+            cursor = next
+        }
+        return changes
+    }
+
+    /// A year and a week past both `instant` and the last date any window names: covers a whole
+    /// year of DST rules in the weekly pattern that follows the last dated window.
+    private func searchHorizon(after instant: Date) -> Date {
+        let lastDate = allSchedules.compactMap(\.lastNamedDate).max()
+        let lastNamed = lastDate.map { clock.instant(of: LocalDateTime(date: $0.adding(days: 2), time: .midnight)) }
+        let base = max(instant, lastNamed ?? instant)
+        return base.addingTimeInterval(Double(373 * TimeOfDay.secondsPerDay))
+    }
+}
