@@ -38,6 +38,9 @@
 #   osd-blended   the osd run's log says the OSD is blended into the picture because the CRTC has no
 #                 ARGB overlay plane (neither driver offers one): the fallback decided on a real driver
 #   status-card   a playlist of two missing files: the card instead of black, naming both files
+#   display-power `marquee ctl displayOff` on a looping clip: the screendump goes dark, `marquee probe`
+#                 lists the CRTC inactive, no frame is shown and the player rests (CPU ticks over
+#                 3 s); `displayOn` brings the clip back in the same process
 # Prints PASS/FAIL per check and GPU; exits 1 on any failure. Hard timeouts on every step.
 #
 # Usage: Deploy/vm/drm-test.sh [std|virtio]...      (default: both)
@@ -273,6 +276,31 @@ sleep 1
 kill -TERM $pid 2>/dev/null
 rc=0; wait $pid || rc=$?
 echo "status-card rc=$rc"
+# Display power: displayOff over the control socket, a screendump, the probe and the player's CPU
+# while off; displayOn and a screendump in the same process.
+timeout 120 "$marquee" play "$s/clip-loop.yaml" --output drm --control "/tmp/$gpu-power.sock" \
+  --events "$s/$gpu-power.jsonl" --trace-frames > "$s/$gpu-power.log" 2>&1 &
+pid=$!
+frames() { grep -c '"event":"frame"' "$s/$gpu-power.jsonl" 2>/dev/null; }
+ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
+if wait_frame "$s/$gpu-power.jsonl" 30; then
+  sleep 0.5
+  orc=0; timeout 30 "$marquee" ctl --socket "/tmp/$gpu-power.sock" displayOff 2> "$s/$gpu-power-ctl.err" || orc=$?
+  sleep 1
+  "$s/.mvm/screendump" "$gpu-power-off"
+  timeout 60 "$marquee" probe > "$s/$gpu-power-probe.txt" 2>&1
+  f0=$(frames); c0=$(ticks); sleep 3; c1=$(ticks); f1=$(frames)
+  nrc=0; timeout 30 "$marquee" ctl --socket "/tmp/$gpu-power.sock" displayOn 2>> "$s/$gpu-power-ctl.err" || nrc=$?
+  sleep 2
+  "$s/.mvm/screendump" "$gpu-power-on"
+  f2=$(frames)
+  kill -TERM $pid 2>/dev/null
+  rc=0; wait $pid || rc=$?
+  echo "power rc=$rc off=$orc on=$nrc ticks_off=$((c1 - c0)) frames_off=$((f1 - f0)) frames_on=$((f2 - f1))"
+else
+  kill -KILL $pid 2>/dev/null
+  echo "power rc=noframe"
+fi
 GUEST
 }
 
@@ -327,7 +355,7 @@ for gpu in "${gpus[@]}"; do
   bin=$("$here/guest-visible.sh" "$marquee" "$share")
   guest_script > "$share/guest.sh"
   t=$(date +%s.%N)
-  vm_timeout=${VM_TIMEOUT:-330}
+  vm_timeout=${VM_TIMEOUT:-390}
   rc=0
   timeout -k 5 $((vm_timeout + 30)) python3 "$here/run-guest.py" --gpu "$gpu" --smp "${VM_SMP:-2}" --timeout "$vm_timeout" \
     --share "$share" -- /bin/sh "$share/guest.sh" "$bin" "$gpu" > "$share/out.txt" 2> "$share/err.txt" || rc=$?
@@ -496,6 +524,24 @@ for gpu in "${gpus[@]}"; do
     report "$gpu" status-card ok "$(grep -m1 "missing-gallery" <<< "$text")"
   else
     report "$gpu" status-card fail "read back: '$(tr '\n' ' ' <<< "$text")' ($(tail -2 "$share/$gpu-card.log" | tr '\n' ' '))"
+  fi
+  # Display power: dark and inactive while off, resting (CPU ticks at 100 Hz over 3 s), back on.
+  r=$(field power rc "$out"); log=$share/$gpu-power.log
+  ticks_off=$(field power ticks_off "$out"); frames_off=$(field power frames_off "$out"); frames_on=$(field power frames_on "$out")
+  if [ "$r" != 0 ] || [ "$(field power off "$out")" != 0 ] || [ "$(field power on "$out")" != 0 ]; then
+    report "$gpu" display-power fail "$(grep '^power ' "$out") $(tr '\n' ' ' < "$share/$gpu-power-ctl.err" 2>/dev/null) $(tail -2 "$log" | tr '\n' ' ')"
+  elif ! grep -q 'display: off (CRTC inactive' "$log" || ! grep -q 'display: on (CRTC active)' "$log"; then
+    report "$gpu" display-power fail "no off/on lines: $(grep 'display:' "$log" | tr '\n' ' ')"
+  elif ! grep -q '^  crtc [0-9]*  inactive$' "$share/$gpu-power-probe.txt" || grep -q '^  crtc [0-9]*  active$' "$share/$gpu-power-probe.txt"; then
+    report "$gpu" display-power fail "probe while off: $(grep '^  crtc' "$share/$gpu-power-probe.txt" | tr '\n' ' ')"
+  elif ! problem=$(python3 "$here/drm-check.py" gone-clip "$share/$gpu-power-off.ppm"); then
+    report "$gpu" display-power fail "while off: $problem"
+  elif ! problem=$(python3 "$here/drm-check.py" clip "$share/$gpu-power-on.ppm"); then
+    report "$gpu" display-power fail "after displayOn: $problem"
+  elif [ "${frames_off:-1}" != 0 ] || [ "${frames_on:-0}" -lt 10 ] || [ "${ticks_off:-999}" -gt 30 ]; then
+    report "$gpu" display-power fail "$frames_off frames while off (want 0), $frames_on in 2 s after on (want >= 10), $ticks_off CPU ticks in 3 s off (want <= 30)"
+  else
+    report "$gpu" display-power ok "off: screen dark, CRTC inactive, 0 frames, $ticks_off CPU ticks (10 ms) in 3 s; on: the clip again, $frames_on frames in 2 s"
   fi
 done
 echo "drm-test: $failures failure(s), $(elapsed "$t_begin") s"
