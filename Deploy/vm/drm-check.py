@@ -338,6 +338,29 @@ def check_probe_json(path, driver):
     return None
 
 
+def check_legacy_drops(path):
+    """The legacy clip: >= 90 frame events and none dropped, except one catch-up burst after a
+    stall of the whole guest (nothing presented for >= 100 ms, as TCG or the 9p share sometimes
+    pause it), no longer than the frames that fell due in it. Flip pacing that cannot keep up
+    drops frames spread over the run instead, and still fails."""
+    frames = [json.loads(line) for line in open(path) if '"event":"frame"' in line]
+    if len(frames) < 90:
+        return f'{len(frames)} frame events (want >= 90)'
+    dropped = [i for i, f in enumerate(frames) if f.get('dropped')]
+    if not dropped:
+        print(f'{len(frames)} clip frames flipped with none dropped')
+        return None
+    first, last = dropped[0], dropped[-1]
+    if last - first + 1 != len(dropped) or first == 0:
+        return f'{len(dropped)} of {len(frames)} frames dropped, not in one burst (at frames {dropped[:10]})'
+    stall = frames[first]['t'] - frames[first - 1]['t']
+    due = round(stall / (1 / 30)) + 1
+    if stall < 0.1 or len(dropped) > due:
+        return f'{len(dropped)} frames dropped after {stall * 1000:.0f} ms without a frame (a stall is >= 100 ms and explains at most {due})'
+    print(f'{len(frames)} clip frames flipped; {len(dropped)} dropped in one burst after the guest stalled {stall * 1000:.0f} ms')
+    return None
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == 'picture' and sys.argv[2] in GEOMETRY:
         problem = check_picture(sys.argv[2], sys.argv[3])
@@ -351,6 +374,8 @@ def main():
         problem = check_gapless(sys.argv[2], *map(int, sys.argv[3:7]))
     elif len(sys.argv) == 4 and sys.argv[1] == 'screenshot-matches':
         problem = check_screenshot_matches(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == 'legacy-drops':
+        problem = check_legacy_drops(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == 'probe-json':
         problem = check_probe_json(sys.argv[2], sys.argv[3])
     else:
