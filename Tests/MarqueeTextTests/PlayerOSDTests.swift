@@ -10,29 +10,26 @@ import Testing
 /// from the input thread (`showNumericEntry`), which needs a keypad the host does not have: this
 /// feeds the digits the way the input thread does.
 @Suite struct PlayerOSDTests {
-    static func still() throws -> String {
-        let path = NSTemporaryDirectory() + "marquee-osd-still-\(getpid()).png"
+    /// A file the ffmpeg CLI makes once per test process from `arguments` (its input and output options).
+    private static func generated(_ name: String, _ arguments: [String]) throws -> String {
+        let path = NSTemporaryDirectory() + "marquee-osd-\(getpid())-\(name)"
         if FileManager.default.fileExists(atPath: path) { return path }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=0x406080:size=320x180",
-                             "-frames:v", "1", path]
+        process.arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y"] + arguments + [path]
         try process.run()
         process.waitUntilExit()
         return path
     }
 
+    static func still() throws -> String {
+        try generated("still.png", ["-f", "lavfi", "-i", "color=c=0x406080:size=320x180", "-frames:v", "1"])
+    }
+
     /// A 1 fps clip: each frame is drawn ahead, up to a second before it is due.
     static func slowClip() throws -> String {
-        let path = NSTemporaryDirectory() + "marquee-osd-slow-\(getpid()).mp4"
-        if FileManager.default.fileExists(atPath: path) { return path }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=1:duration=30",
-                             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path]
-        try process.run()
-        process.waitUntilExit()
-        return path
+        try generated("slow.mp4", ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=1:duration=30",
+                                   "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
     }
 
     static func makePlayer(_ rotation: Rotation = .none, size: PixelSize = PixelSize(width: 1280, height: 720),
