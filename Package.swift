@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        // glibc's timerfd, which Swift's Glibc module leaves out: hears of wall-clock jumps.
+        .systemLibrary(name: "CTimerFD"),
 
         // Pure Swift: imports no C module.
         .target(name: "MarqueeCore"),
@@ -61,6 +63,7 @@ let package = Package(
             "MarqueeHarfBuzz",
             "MarqueeFreeType",
             "MarqueeFriBidi",
+            "CTimerFD",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

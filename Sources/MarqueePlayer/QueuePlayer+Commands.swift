@@ -2,6 +2,7 @@ import MarqueeCore
 
 extension QueuePlayer {
     func applyPendingCommands() {
+        applyDueScheduleChanges()
         let requests = takePendingRequests()
         // A command acts on the item the state machine holds: the one coming on screen, once the
         // item that played to its end is over.
@@ -23,10 +24,13 @@ extension QueuePlayer {
             case .replace(let replacement):
                 cancelStopTimeout(unlessFrom: nil)
                 replaceQueueNow(replacement)
+                if let timetable = replacement.timetable { adopt(timetable) }
             case .append(let added):
                 cancelStopTimeout(unlessFrom: nil)
                 replaceQueueNow(QueueReplacement(items: items + added, settings: settings))
             case .screenshot(let completion): completion(takeScreenshot())
+            case .scheduleAgenda(let agenda): adopt(agenda)
+            case .wallClockChanged: requestScheduleAgenda()
             }
         }
         if !requests.isEmpty { publishDetails() }
@@ -186,6 +190,7 @@ extension QueuePlayer {
             current = nil
             upcoming?.cancel()
             upcoming = nil
+            ranOutOfItems = true
             emitAll(machine.handle(.queueExhausted))
             return
         }

@@ -8,11 +8,27 @@ public struct QueueReplacement: Sendable {
     public var settings: PlayerSettings
     /// Settings and a dropped item's end take effect now rather than at the next item boundary.
     public var immediately: Bool
+    /// A reloaded config's timetable, which replaces the one followed; nil leaves it (a `load` from
+    /// the control socket plays until the timetable next changes).
+    public var timetable: TimetableReplacement?
 
-    public init(items: [QueueItem], settings: PlayerSettings, immediately: Bool = false) {
+    public init(items: [QueueItem], settings: PlayerSettings, immediately: Bool = false, timetable: TimetableReplacement? = nil) {
         self.items = items
         self.settings = settings
         self.immediately = immediately
+        self.timetable = timetable
+    }
+}
+
+/// The timetable of a reloaded config, with its agenda from now worked out off the present thread
+/// (the replacement's items are what it plays now); a nil schedule: the new config has none.
+public struct TimetableReplacement: Sendable {
+    public var schedule: PlaylistSchedule?
+    public var agenda: ScheduleAgenda?
+
+    public init(schedule: PlaylistSchedule?) {
+        self.schedule = schedule
+        agenda = schedule?.agendaNow()
     }
 }
 

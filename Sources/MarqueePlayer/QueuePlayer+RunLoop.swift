@@ -17,12 +17,15 @@ extension QueuePlayer {
         origin = clock.now()
         holdAudioForFirstPicture()
         emitAll(machine.handle(.play))
-        guard let first = cursor.start() else {
+        if let first = cursor.start() {
+            becomeCurrent(first)
+        } else {
+            ranOutOfItems = true
             emitAll(machine.handle(.queueExhausted))
-            showStatusCard(headline: "Nothing to play", footnote: "The playlist is empty")
-            return
+            showStatusCard(headline: "Nothing to play", footnote: playlistSchedule == nil ? "The playlist is empty" : nothingScheduledNote)
+            // A timetable with nothing on now has something later: wait for it.
+            guard playlistSchedule != nil else { return }
         }
-        becomeCurrent(first)
         while !shouldStop {
             heartbeat()
             applyPendingCommands()
@@ -355,12 +358,16 @@ extension QueuePlayer {
             current = nil
             upcoming?.cancel()
             upcoming = nil
+            ranOutOfItems = true
             emitAll(machine.handle(.queueExhausted))
+            // The timetable has nothing on: the card says so rather than a frozen last frame.
+            if playlistSchedule != nil && items.isEmpty { showStatusCard(headline: "Nothing to play", footnote: nothingScheduledNote) }
         }
     }
 
     /// Makes item `index` current, taking the pipeline prepared ahead when it is that item.
     func becomeCurrent(_ index: Int) {
+        ranOutOfItems = false
         adoptPendingSettings()
         current?.cancel()
         // One prepared from a file changed since would show the old content's first frames, then fail.

@@ -51,6 +51,11 @@ public final class QueuePlayer: @unchecked Sendable {
         case screenshot(@Sendable (Canvas?) -> Void)
         /// Keypad digits typed so far, for the on-screen display (nil: the entry is over).
         case numericEntry(String?)
+        /// The timetable worked out again from now: the player ran low on changes, or the wall
+        /// clock jumped.
+        case scheduleAgenda(ScheduleAgenda)
+        /// The wall clock jumped: the timetable is to be worked out again from the new time.
+        case wallClockChanged
     }
 
     /// Guards `pendingRequests` and `isShutDown`, and wakes the present thread.
@@ -144,14 +149,40 @@ public final class QueuePlayer: @unchecked Sendable {
     var resumeWhenDisplayOn = false
     /// When a stop from a key is undone (`settings.stopTimeout`), on `realClock`; nil: never.
     var stopResumeAt: MediaTime?
+    /// The dayparts and their timetable; nil: one playlist, all the time. A reload replaces it.
+    var playlistSchedule: PlaylistSchedule?
+    /// The timetable's changes still to come, the next first (present thread).
+    var scheduleAgenda: [ScheduleChange] = []
+    var scheduleAgendaIsComplete = true
+    /// A new agenda has been asked for and not arrived yet.
+    var scheduleAgendaRequested = false
+    /// What the timetable said last: a change is acted on when the state differs from it, so a
+    /// command (a `displayOn` in an off window) holds until the timetable next changes.
+    var appliedSchedule: ScheduleState?
+    /// The queue ran out (or was empty) rather than being stopped: a new daypart starts playing.
+    var ranOutOfItems = false
 
     public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
                 audio: AudioOutput? = nil, audioStretching: AudioTimeStretching? = nil, display: OnScreenDisplay? = nil,
-                displayPower: [any DisplayPowerSwitching] = [], clock: PlaybackClock, heartbeat: @escaping @Sendable () -> Void = {},
+                displayPower: [any DisplayPowerSwitching] = [], schedule: PlaylistSchedule? = nil,
+                clock: PlaybackClock, heartbeat: @escaping @Sendable () -> Void = {},
                 reload: (@Sendable (CommandSource) -> Void)? = nil,
                 events: @escaping @Sendable (PlayerEvent) -> Void) {
         self.heartbeat = heartbeat
         self.reloadHandler = reload
+        // A schedule decides the first queue: the daypart playing now, its items in their windows.
+        var items = items
+        var settings = settings
+        playlistSchedule = schedule
+        if let schedule {
+            let agenda = schedule.agendaNow()
+            let now = agenda.changes[0].state
+            (items, settings) = schedule.playlists.queue(for: now, base: settings)
+            scheduleAgenda = agenda.changes
+            scheduleAgendaIsComplete = agenda.isComplete
+            // The screen is on at start: the first change (now) turns it off if the timetable says so.
+            appliedSchedule = ScheduleState(daypart: now.daypart, items: now.items, displayOn: true)
+        }
         self.items = items
         self.settings = settings
         self.opener = opener
@@ -300,7 +331,9 @@ public final class QueuePlayer: @unchecked Sendable {
         while pendingRequests.isEmpty && !isShutDown {
             control.unlock()
             heartbeat()
-            if isStopTimeoutDue { return }
+            if isStopTimeoutDue || isScheduleChangeDue { return }
+            // A virtual clock jumps to the timetable's next change as it jumps to a frame's time.
+            if waitForScheduleOnVirtualClock() { return }
             // The labels fade on a still screen too.
             let redraw = refreshOSDWhileIdle()
             control.lock()
@@ -329,10 +362,12 @@ public final class QueuePlayer: @unchecked Sendable {
         return false
     }
 
+    /// A command, a shutdown, or a change of the timetable due (present thread).
     var hasPendingWork: Bool {
         control.lock()
-        defer { control.unlock() }
-        return !pendingRequests.isEmpty || isShutDown
+        let pending = !pendingRequests.isEmpty || isShutDown
+        control.unlock()
+        return pending || isScheduleChangeDue
     }
 
     /// Every event leaves through here, then the item's cues hear it. The status folds the events

@@ -12,6 +12,8 @@ final class ConfigReloader: @unchecked Sendable {
     private let path: String
     private let overrides: PlanOverrides
     private let immediately: Bool
+    /// What a reloaded timetable is read on: the session's wall clock.
+    private let wallClock: @Sendable () -> Date
     private let logger: Logger
     private let queue = DispatchQueue(label: "marquee.reload")
     /// The plan playing (its restart-only parts as opened at start); touched on `queue` only.
@@ -21,7 +23,9 @@ final class ConfigReloader: @unchecked Sendable {
     /// A reload is queued and has not started reading; under `lock`.
     private var isPending = false
 
-    init(plan: PlaybackPlan, path: String, overrides: PlanOverrides, immediately: Bool, logger: Logger) {
+    init(plan: PlaybackPlan, path: String, overrides: PlanOverrides, immediately: Bool,
+         wallClock: @escaping @Sendable () -> Date, logger: Logger) {
+        self.wallClock = wallClock
         self.plan = plan
         self.path = path
         self.overrides = overrides
@@ -75,6 +79,13 @@ final class ConfigReloader: @unchecked Sendable {
         next.audio.volume = volume
         plan = next
         logger.debug("reload: \(path) is valid: \(next.items.count) items")
-        lock.withLock { player }?.replaceQueue(QueueReplacement(items: next.items, settings: next.settings, immediately: immediately))
+        // A timetable is worked out here, off the present thread: the queue is what it plays now.
+        let timetable = TimetableReplacement(schedule: next.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) })
+        var queue = (items: next.items, settings: next.settings)
+        if let schedule = timetable.schedule, let now = timetable.agenda?.changes.first {
+            queue = schedule.playlists.queue(for: now.state, base: next.settings)
+        }
+        lock.withLock { player }?.replaceQueue(QueueReplacement(items: queue.items, settings: queue.settings,
+                                                                immediately: immediately, timetable: timetable))
     }
 }

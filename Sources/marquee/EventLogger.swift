@@ -56,6 +56,13 @@ final class EventLogger: @unchecked Sendable {
             logger.info("rate: \(rate)\(heard)")
         case .displayPowerChanged(let on):
             logger.info("display: \(on ? "on" : "off")")
+        case .daypartChanged(let daypart, let itemCount, let immediately):
+            let when = immediately ? "now" : "once the item playing ends"
+            if let daypart {
+                logger.info("schedule: daypart \(daypart) (\(itemCount) item\(itemCount == 1 ? "" : "s") in their windows) from \(when)")
+            } else {
+                logger.info("schedule: nothing is scheduled from \(when)")
+            }
         case .playbackStalled:
             stalledAt = .now
             logger.warning("\(itemLabel) stalled: its source is slower than real time; waiting until it can keep up")

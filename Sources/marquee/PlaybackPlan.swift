@@ -29,6 +29,9 @@ struct PlaybackPlan {
     var warnings: [String] = []
     /// The config file it came from; nil for media given on the command line (nothing to reload).
     var configPath: String?
+    /// The dayparts and their timetable when the config has any schedule (`playlists:`, a window
+    /// on a playlist or item, `display.power`); nil: `items` play all the time.
+    var schedule: ScheduledPlaylists?
 
     static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
 
@@ -62,16 +65,28 @@ struct PlaybackPlan {
         settings.displayRotation = configuration.display.rotation
         settings.volume = configuration.audio.volume
         settings.readAhead = configuration.network.readAheadDuration
-        let items = configuration.playlist.items.map {
-            QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration,
-                      scaling: $0.scaling, title: $0.title, cues: $0.cues)
-        }
+        let items = queueItems(configuration.playlist)
+        // Each daypart's seed is drawn once, so a daypart that comes back shuffles as before.
+        let schedule = configuration.isScheduled ? ScheduledPlaylists(
+            timetable: configuration.timetable(),
+            playlists: configuration.dayparts.map { daypart in
+                ScheduledPlaylists.Playlist(items: queueItems(daypart.playlist), repeatMode: daypart.playlist.repeat,
+                                            actionAtItemEnd: daypart.playlist.actionAtItemEnd,
+                                            shuffleSeed: daypart.playlist.seed ?? UInt64.random(in: .min ... .max))
+            }) : nil
         return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
                             connector: configuration.display.connector, mode: configuration.display.mode,
                             modesetting: configuration.display.modesetting, input: configuration.input, logLevel: configuration.log.level,
                             audio: configuration.audio, maxImagePixels: configuration.display.maxImagePixels,
                             control: configuration.control, osd: configuration.osd.settings,
-                            warnings: result.warnings.map(\.description), configPath: path)
+                            warnings: result.warnings.map(\.description), configPath: path, schedule: schedule)
+    }
+
+    private static func queueItems(_ playlist: PlaylistConfiguration) -> [QueueItem] {
+        playlist.items.map {
+            QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration,
+                      scaling: $0.scaling, title: $0.title, cues: $0.cues)
+        }
     }
 
     private static func fromMedia(_ arguments: [String]) throws -> PlaybackPlan {
@@ -130,7 +145,11 @@ struct PlanOverrides {
 
     func apply(to plan: inout PlaybackPlan) {
         if let output { plan.output = output }
-        if let repeatMode { plan.settings.repeatMode = repeatMode }
+        if let repeatMode {
+            plan.settings.repeatMode = repeatMode
+            // The flag is every daypart's repeat mode.
+            for index in plan.schedule?.playlists.indices ?? 0..<0 { plan.schedule?.playlists[index].repeatMode = repeatMode }
+        }
         if let scaling { plan.settings.scaling = scaling }
         plan.settings.exitWhenIdle = exitWhenIdle
         if let inputDevices { plan.input.devices = inputDevices }

@@ -31,6 +31,9 @@ final class PlaybackSession {
     private let watcher: ConfigWatcher?
     /// The control socket; nil with `--control none` or when it could not be made.
     private let control: ControlEndpoint?
+    /// Tells the player when the wall clock is set, so a timetable follows the jump; nil without
+    /// a schedule, or on the virtual clock (whose wall time is its own).
+    private let clockJumps: WallClockJumpWatch?
 
     /// How long a quit waits for the present thread, then for the last events to be written.
     static let quitGrace = 1.5
@@ -62,8 +65,10 @@ final class PlaybackSession {
         }
         let observer = SessionObserver(writer: writer, logger: EventLogger(logger: logger, itemCount: plan.items.count),
                                        itemCount: plan.items.count, notifier: notifier)
+        let wallClock = Self.wallClock(for: clock)
         let reloader = plan.configPath.map {
-            ConfigReloader(plan: plan, path: $0, overrides: overrides, immediately: reloadImmediately, logger: logger)
+            ConfigReloader(plan: plan, path: $0, overrides: overrides, immediately: reloadImmediately,
+                           wallClock: wallClock, logger: logger)
         }
         self.observer = observer
         let delivery = EventDeliveryThread(deliver: { observer.observe($0, at: $1) }, reportLoss: { [logger] count in
@@ -88,11 +93,20 @@ final class PlaybackSession {
                                  opener: FFmpegMediaOpener(options: openOptions, warn: { [logger] in logger.warning("\($0)") }),
                                  video: video.output,
                                  audio: audio.output, audioStretching: FFmpegAudioTimeStretching(),
-                                 display: OnScreenDisplayFactory.make(plan.osd, logger: logger), clock: clock,
+                                 display: OnScreenDisplayFactory.make(plan.osd, logger: logger),
+                                 schedule: plan.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) },
+                                 clock: clock,
                                  heartbeat: { pinger?.tick() },
                                  reload: reload,
                                  events: { [delivery] in delivery.post($0, at: clock.now().seconds) })
         self.player = player
+        // Any config could gain a schedule on reload: the watch is cheap (one sleeping thread).
+        if plan.configPath != nil && !(clock is VirtualClock) {
+            clockJumps = WallClockJumpWatch { [weak player] in player?.wallClockChanged() }
+            if clockJumps == nil { logger.warning("schedule: cannot watch the wall clock for jumps (timerfd: \(WallClockJumpWatch.lastError)); a jump is followed at the timetable's next change") }
+        } else {
+            clockJumps = nil
+        }
         // Said once: on an overlay plane of the screen, or blended into each picture, and why.
         if let drawing = player.osdDrawing { logger.info("osd: \(drawing)") }
         reloader?.attach(player)
@@ -110,6 +124,14 @@ final class PlaybackSession {
         control = ControlEndpoint.make(plan.control.socket, player: player, host: host, logger: logger)
         observer.attachStatus(player)
         if let service = control?.service { observer.attach(service) }
+    }
+
+    /// The wall clock a timetable is read on: the system's; on the virtual clock, the start time
+    /// plus its time, so a schedule runs as fast as the playback.
+    private static func wallClock(for clock: PlaybackClock) -> @Sendable () -> Date {
+        guard clock is VirtualClock else { return { Date() } }
+        let start = Date()
+        return { start.addingTimeInterval(clock.now().seconds) }
     }
 
     /// The output as `status` reports it.
@@ -135,6 +157,7 @@ final class PlaybackSession {
             signalSources.append(source)
         }
         control?.start()
+        clockJumps?.start()
         player.start()
         input?.start()
         watcher?.start()

@@ -62,6 +62,11 @@ public struct EventLogRecord: Encodable, Sendable {
             try fields.encode(sound, forKey: Key("sound"))
         case .displayPowerChanged(let on):
             try fields.encode(on ? "on" : "off", forKey: Key("display"))
+        case .daypartChanged(let daypart, let itemCount, let immediately):
+            // {"event":"daypartChanged","daypart":"lunch","items":3,"at":"itemEnd"}; no daypart: null
+            if let daypart { try fields.encode(daypart, forKey: Key("daypart")) } else { try fields.encodeNil(forKey: Key("daypart")) }
+            try fields.encode(itemCount, forKey: Key("items"))
+            try fields.encode(immediately ? "now" : "itemEnd", forKey: Key("at"))
         case .frame(let item, let pts, let time, let dropped):
             try fields.encode(item, forKey: Key("item"))
             try fields.encode(pts.seconds, forKey: Key("pts"))
@@ -87,7 +92,7 @@ public struct EventLogRecord: Encodable, Sendable {
                 try fields.encode(client, forKey: Key("client"))
                 try fields.encode(uid, forKey: Key("uid"))
                 try fields.encode(pid, forKey: Key("pid"))
-            case .application, .stopTimeout:
+            case .application, .stopTimeout, .schedule:
                 break
             }
         case .queueReplaced(let itemCount, let immediately):

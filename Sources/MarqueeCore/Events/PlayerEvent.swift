@@ -31,12 +31,18 @@ public enum PlayerEvent: Equatable, Sendable {
     case rateChanged(rate: Double, sound: SoundAtRate)
     /// The display went off or on (displayOff, displayOn, toggleDisplay).
     case displayPowerChanged(on: Bool)
+    /// The timetable moved to another daypart, or changed which of its items are in their windows:
+    /// `daypart` is nil when nothing is scheduled. The queue is replaced with its `itemCount` items,
+    /// `immediately` (the daypart's `interrupt`, or the display is off) or from the end of the
+    /// item playing; `itemStarted` says when the new list is on screen.
+    case daypartChanged(daypart: String?, itemCount: Int, immediately: Bool)
 
     /// Every event's name, for subscriptions that name the ones they want.
     public static let allNames: Set<String> = [
         "itemStarted", "itemEnded", "playbackStateChanged", "loadStateChanged", "timeJumped", "playbackStalled",
         "durationAvailable", "naturalSizeAvailable", "scalingModeChanged", "repeatModeChanged", "error", "volumeChanged",
         "frame", "command", "queueReplaced", "boundary", "rateChanged", "displayPowerChanged",
+        "daypartChanged",
     ]
 
     /// The event's name in the log.
@@ -60,6 +66,7 @@ public enum PlayerEvent: Equatable, Sendable {
         case .boundary: "boundary"
         case .rateChanged: "rateChanged"
         case .displayPowerChanged: "displayPowerChanged"
+        case .daypartChanged: "daypartChanged"
         }
     }
 }

@@ -15,6 +15,9 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
     /// The player itself, resuming after a stop from a key had left the screen stopped for
     /// `input.stopTimeout` (`command play from stop timeout`).
     case stopTimeout
+    /// The timetable (`schedule:` and `display.power`): a window's edge, or a wall-clock jump that
+    /// crossed one (`command displayOff from schedule`).
+    case schedule
 
     /// `key KEY_NEXTSONG on QEMU Virtio Keyboard (/dev/input/event1)`, `signal SIGTERM`,
     /// `file /etc/marquee/marquee.yaml`, `application`, `stop timeout`.
@@ -26,6 +29,7 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
         case .control(let client, let uid, let pid): "control client \(client) (uid \(uid), pid \(pid))"
         case .application: "application"
         case .stopTimeout: "stop timeout"
+        case .schedule: "schedule"
         }
     }
 
@@ -44,6 +48,7 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
         case .control: "control"
         case .application: "application"
         case .stopTimeout: "stopTimeout"
+        case .schedule: "schedule"
         }
     }
 }

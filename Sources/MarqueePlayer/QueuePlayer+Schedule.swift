@@ -1,0 +1,131 @@
+import Foundation
+import MarqueeCore
+
+/// Following the timetable on the present thread. The timetable is worked out on the schedule's
+/// own thread into an agenda (ScheduleAgenda); here the present thread only compares the wall
+/// clock with the next change, at every wake-up between frames and while waiting for commands.
+///
+/// A change acts on what differs from the last one: a new daypart (or a change in which of its
+/// items are in their windows) replaces the queue through the reload path, so the item on screen
+/// plays to its end unless the daypart says `interrupt: true` (while the display is off, the new
+/// list waits for it to come on, from its top); the display goes off or on as the `displayOff`/`displayOn` commands, from
+/// source `schedule`. A command in between (a `displayOn` during an off window) holds until the
+/// timetable next changes.
+extension QueuePlayer {
+    /// The next change is due on the wall clock (present thread).
+    var isScheduleChangeDue: Bool {
+        guard let schedule = playlistSchedule, let next = scheduleAgenda.first else { return false }
+        return next.start <= schedule.wallClock()
+    }
+
+    /// The wall clock jumped (an NTP sync out of 1970, `date -s`): the timetable is worked out again
+    /// from the new time, and whatever it says now is acted on. From any thread; returns at once.
+    public func wallClockChanged() {
+        enqueue(.wallClockChanged)
+    }
+
+    /// Asks the schedule's thread for the agenda from now; it arrives as a request.
+    func requestScheduleAgenda() {
+        guard let schedule = playlistSchedule else { return }
+        scheduleAgendaRequested = true
+        schedule.computeAgenda { [weak self] in self?.enqueue(.scheduleAgenda($0)) }
+    }
+
+    /// A reloaded config's timetable (nil: the config has none). Its queue for now was just put in
+    /// place (`replaceQueueNow`); what it says about the display is acted on if it differs.
+    func adopt(_ timetable: TimetableReplacement) {
+        playlistSchedule = timetable.schedule
+        guard let agenda = timetable.agenda, timetable.schedule != nil else {
+            scheduleAgenda = []
+            scheduleAgendaIsComplete = true
+            appliedSchedule = nil
+            return
+        }
+        let now = agenda.changes[0].state
+        appliedSchedule = ScheduleState(daypart: now.daypart, items: now.items, displayOn: appliedSchedule?.displayOn ?? displayIsOn)
+        adopt(agenda)
+    }
+
+    /// A fresh agenda from the schedule's thread replaces the one held.
+    func adopt(_ agenda: ScheduleAgenda) {
+        scheduleAgenda = agenda.changes
+        scheduleAgendaIsComplete = agenda.isComplete
+        scheduleAgendaRequested = false
+        applyDueScheduleChanges()
+    }
+
+    /// Acts on the last change that is due, if any, and asks for more of the agenda before it runs out.
+    func applyDueScheduleChanges() {
+        guard let schedule = playlistSchedule else { return }
+        let now = schedule.wallClock()
+        var due: ScheduleChange?
+        while let next = scheduleAgenda.first, next.start <= now {
+            due = next
+            scheduleAgenda.removeFirst()
+        }
+        if let due {
+            // A change acts on the item the state machine holds, as a command does.
+            announceOpening()
+            follow(due.state, in: schedule.playlists)
+            publishDetails()
+        }
+        if scheduleAgenda.count < 2 && !scheduleAgendaIsComplete && !scheduleAgendaRequested { requestScheduleAgenda() }
+    }
+
+    private func follow(_ state: ScheduleState, in playlists: ScheduledPlaylists) {
+        let previous = appliedSchedule ?? state
+        appliedSchedule = state
+        let powerChanges = previous.displayOn != state.displayOn
+        // Off first, so a daypart starting in an off window is not decoded meanwhile.
+        if powerChanges && !state.displayOn { commandFromSchedule(.displayOff) }
+        if previous.daypart != state.daypart || previous.items != state.items {
+            let queue = playlists.queue(for: state, base: settings)
+            let name = playlists.name(of: state)
+            if !displayIsOn {
+                // Nobody sees the screen: the item on it ends now, and the new list starts from its
+                // top when the screen comes on, so no item is reported started on a dark screen.
+                emit(.daypartChanged(daypart: name, itemCount: queue.items.count, immediately: true))
+                let wasPlaying = current != nil || ranOutOfItems
+                if current != nil { move(to: nil) }
+                replaceQueueNow(QueueReplacement(items: queue.items, settings: queue.settings, immediately: true))
+                if wasPlaying && !items.isEmpty { resumeWhenDisplayOn = true }
+            } else {
+                let interrupt = previous.daypart != state.daypart && playlists.interrupts(into: state)
+                emit(.daypartChanged(daypart: name, itemCount: queue.items.count, immediately: interrupt))
+                replaceQueueNow(QueueReplacement(items: queue.items, settings: queue.settings, immediately: interrupt))
+                // A queue that had run out (nothing scheduled, or repeat off played through) starts
+                // the new list; a stop from a command holds.
+                if current == nil && ranOutOfItems && !items.isEmpty { resume() }
+            }
+        }
+        if powerChanges && state.displayOn { commandFromSchedule(.displayOn) }
+    }
+
+    /// The timetable's own commands go the way of everyone's: logged with their source, then applied.
+    private func commandFromSchedule(_ command: Command) {
+        emit(.command(.command(command), source: .schedule))
+        apply(command)
+    }
+
+    /// With a virtual clock (`--clock fast`, tests), waiting for a command while the timetable has
+    /// a change coming jumps the clock to it, as the clock jumps to a frame's due time; true then.
+    func waitForScheduleOnVirtualClock() -> Bool {
+        guard realClock is VirtualClock, let schedule = playlistSchedule, let next = scheduleAgenda.first else { return false }
+        let wait = next.start.timeIntervalSince(schedule.wallClock())
+        realClock.sleep(until: realClock.now() + MediaTime(Int64((max(wait, 0) * 1000).rounded(.up)), per: 1000))
+        return true
+    }
+}
+
+extension QueuePlayer {
+    /// The status card's line while the timetable has nothing on: what plays next and when, as far
+    /// as the agenda held looks ahead.
+    var nothingScheduledNote: String {
+        guard let schedule = playlistSchedule else { return "Nothing is scheduled now" }
+        guard let next = scheduleAgenda.first(where: { !$0.state.isIdle }), let name = schedule.playlists.name(of: next.state) else {
+            return "Nothing is scheduled now"
+        }
+        let when = schedule.playlists.timetable.clock.reading(at: next.start)
+        return "Nothing is scheduled now; next: \(name) at \(when)"
+    }
+}

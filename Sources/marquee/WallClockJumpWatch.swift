@@ -1,0 +1,55 @@
+import CTimerFD
+import Foundation
+
+/// Hears of wall-clock jumps: a device without an RTC boots in 1970 and jumps to now when NTP
+/// syncs; an operator runs `date -s`. A CLOCK_REALTIME timerfd armed far ahead with
+/// TFD_TIMER_CANCEL_ON_SET fails its read with ECANCELED whenever the clock is set, on a thread of
+/// its own that sleeps in that read; each jump calls `changed` there, then the timer is armed again.
+/// Slewing (NTP's gradual corrections) sets nothing and is not reported.
+final class WallClockJumpWatch: @unchecked Sendable {
+    private let descriptor: Int32
+    private let changed: @Sendable () -> Void
+
+    /// Nil when the kernel refuses the timer (said once by the caller): schedules then follow the
+    /// clock without hearing of jumps until their next change.
+    init?(changed: @escaping @Sendable () -> Void) {
+        let descriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
+        guard descriptor >= 0 else { return nil }
+        self.descriptor = descriptor
+        self.changed = changed
+        guard arm() else {
+            close(descriptor)
+            return nil
+        }
+    }
+
+    /// Why `init` failed, for the one line that says so.
+    static var lastError: String { String(cString: strerror(errno)) }
+
+    /// Starts the watching thread; it lives as long as the process.
+    func start() {
+        let thread = Thread { [self] in watch() }
+        thread.name = "marquee.wallclock"
+        thread.start()
+    }
+
+    /// Armed a year ahead: it never expires in practice; only its cancellation matters.
+    private func arm() -> Bool {
+        var spec = itimerspec()
+        spec.it_value.tv_sec = time(nil) + 366 * 86_400
+        return timerfd_settime(descriptor, marquee_timerfd_abstime_cancel_on_set(), &spec, nil) == 0
+    }
+
+    private func watch() {
+        var expirations: UInt64 = 0
+        while true {
+            let count = read(descriptor, &expirations, MemoryLayout<UInt64>.size)
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && errno == ECANCELED { changed() }
+            // Any other failure would fail again at once: the watch ends rather than spin.
+            if count < 0 && errno != ECANCELED { return }
+            // Cancelled or (after a year) expired: armed again; one that cannot be armed ends the watch.
+            guard arm() else { return }
+        }
+    }
+}
