@@ -41,4 +41,46 @@ import Testing
         #expect(reloaded.settings.readAhead == .seconds(10))
         #expect(plan.restartOnlyChanges(comparedWith: reloaded) == ["network.readAhead"])
     }
+
+    /// Each daypart plays with its own repeat mode and shuffle seed (drawn once per load when the
+    /// config gives none, so a daypart that comes back shuffles the same way); `--repeat` is every
+    /// daypart's. A config without any schedule has no timetable to follow.
+    @Test func eachDaypartKeepsItsOwnRepeatModeAndSeed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-plan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("plan.yaml")
+        try Data("""
+            schedule: {timezone: UTC}
+            playlists:
+              lunch:
+                schedule: {from: "11:00", to: "15:00"}
+                repeat: shuffle
+                seed: 42
+                items: [a.mp4, b.mp4, c.mp4]
+              night:
+                schedule: {from: "22:00", to: "06:00"}
+                repeat: shuffle
+                items: [d.mp4, e.mp4]
+              default:
+                repeat: off
+                items: [f.mp4]
+            """.utf8).write(to: config)
+        let plan = try PlaybackPlan.fromConfig(path: config.path)
+        let playlists = try #require(plan.schedule).playlists
+        #expect(playlists.map(\.repeatMode) == [.shuffle, .shuffle, .off])
+        #expect(playlists[0].shuffleSeed == 42)
+        #expect(playlists.map { $0.items.map(\.url) } == [["a.mp4", "b.mp4", "c.mp4"], ["d.mp4", "e.mp4"], ["f.mp4"]].map { $0.map { folder.appendingPathComponent($0).path } })
+        let lunch = ScheduleState(daypart: 0, items: [0, 2], displayOn: true)
+        let queue = playlists.isEmpty ? nil : try #require(plan.schedule).queue(for: lunch, base: plan.settings)
+        #expect(queue?.items.map(\.url) == ["a.mp4", "c.mp4"].map { folder.appendingPathComponent($0).path })
+        #expect(queue?.settings.repeatMode == .shuffle && queue?.settings.shuffleSeed == 42)
+
+        var overridden = plan
+        PlanOverrides(repeatMode: .all).apply(to: &overridden)
+        #expect(overridden.schedule?.playlists.map(\.repeatMode) == [.all, .all, .all])
+
+        try Data("playlist:\n  items: [a.mp4]\n".utf8).write(to: config)
+        #expect(try PlaybackPlan.fromConfig(path: config.path).schedule == nil)
+    }
 }

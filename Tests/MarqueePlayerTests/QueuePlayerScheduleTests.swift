@@ -220,4 +220,32 @@ import Testing
         #expect(recorder.timed.contains { $0.event == .daypartChanged(daypart: "lunch", itemCount: 1, immediately: true) })
         #expect(recorder.timed.contains { $0.event == .daypartChanged(daypart: nil, itemCount: 0, immediately: true) })
     }
+
+    @Test func aReloadedTimetableReplacesTheOneFollowed() {
+        // Playing the default loop at 11:00; the reloaded config has lunch now and the screen off
+        // from 11:00:05 (the reloader works the agenda out off the present thread, as here).
+        let output = QueuePlayerDisplayPowerTests.PoweredOutput()
+        let clock = VirtualClock()
+        let start = Self.at("11:00:00")
+        let wallClock: @Sendable () -> Date = { start.addingTimeInterval(clock.now().seconds) }
+        let (player, recorder) = Self.play([(Daypart(name: "default", itemSchedules: [nil]), ["welcome"])],
+                                           start: start, output: output, clock: clock)
+        player.start()
+        #expect(recorder.recorder.wait { $0.contains { if case .itemStarted = $0 { true } else { false } } })
+        let timetable = Timetable(clock: Self.utc, dayparts: [
+            Daypart(name: "lunch", schedule: Self.window("11:00", "15:00"), itemSchedules: [nil]),
+        ], displayPower: DisplayPowerSchedule(offWindows: Self.window("11:00:05", "12:00")))
+        let schedule = PlaylistSchedule(playlists: ScheduledPlaylists(timetable: timetable, playlists: [.init(items: [QueueItem(url: "lunch")])]),
+                                        wallClock: wallClock)
+        let replacement = TimetableReplacement(schedule: schedule)
+        player.replaceQueue(QueueReplacement(items: [QueueItem(url: "lunch")], settings: PlayerSettings(), timetable: replacement))
+        #expect(recorder.recorder.wait { $0.contains(.displayPowerChanged(on: false)) })
+        Self.stop(player)
+
+        #expect(Array(recorder.starts.map { $0.url }.prefix(2)) == ["welcome", "lunch"], "\(recorder.starts)")
+        // (Paused while off, the virtual clock may already have jumped on to 12:00 and back on.)
+        #expect(recorder.scheduleCommands.first == .command(.displayOff))
+        let off = recorder.timed.first { $0.event == .displayPowerChanged(on: false) }?.at
+        #expect(off.map { $0 >= MediaTime(seconds: 5) && $0 <= MediaTime(5040, per: 1000) } == true, "\(String(describing: off))")
+    }
 }

@@ -1,7 +1,7 @@
 import MarqueeCore
 
-/// `display.power`: when the screen is switched off. Parsed and shown by `marquee schedule`; the
-/// player does not act on it yet.
+/// `display.power`: when the screen is switched off. The player follows it (as `displayOff` and
+/// `displayOn` from source `schedule`); `marquee schedule` shows it.
 public struct DisplayPowerConfiguration: Sendable, Equatable {
     /// Each window runs from its `off` time to its `on` time (a window's `from` and `to`).
     public var offWindows: [ScheduleWindow]
