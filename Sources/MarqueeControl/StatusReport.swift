@@ -1,3 +1,4 @@
+import Foundation
 import MarqueeCore
 import MarqueePlayer
 
@@ -28,6 +29,12 @@ enum StatusReport {
             "errorLog": status.errorLog.map { ["t": $0.t, "message": $0.message] as [String: Any] },
         ]
         if let lastError = status.lastError { fields["lastError"] = lastError }
+        if details.isScheduled {
+            // {"daypart": "lunch", "nextChange": "2026-11-26T14:00:00Z"}; a null daypart: nothing scheduled now.
+            var schedule: [String: Any] = ["daypart": details.daypart ?? NSNull()]
+            if let next = details.nextScheduleChange { schedule["nextChange"] = next.formatted(.iso8601) }
+            fields["schedule"] = schedule
+        }
         if let item = item(status, details) { fields["item"] = item }
         for (key, value) in devices { fields[key] = value }
         return fields

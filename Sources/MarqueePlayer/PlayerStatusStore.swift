@@ -12,6 +12,11 @@ public struct PlayerDetails: Sendable, Equatable {
     public var soundAtRate = SoundAtRate.normal
     /// displayOff turns it off (and pauses), displayOn back on.
     public var displayIsOn = true
+    /// The config has a timetable: then `daypart` is what it plays now (nil: nothing scheduled)
+    /// and `nextScheduleChange` when it next changes, as far as the agenda held looks ahead.
+    public var isScheduled = false
+    public var daypart: String?
+    public var nextScheduleChange: Date?
     /// The source timestamp of the frame on screen, published with it: a seek's reply, sent from
     /// the present thread, finds it here before the frame's event reaches the fold.
     public var framePTS: MediaTime?

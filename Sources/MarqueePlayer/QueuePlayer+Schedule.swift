@@ -52,6 +52,7 @@ extension QueuePlayer {
         scheduleAgendaIsComplete = agenda.isComplete
         scheduleAgendaRequested = false
         applyDueScheduleChanges()
+        publishDetails()
     }
 
     /// Acts on the last change that is due, if any, and asks for more of the agenda before it runs out.

@@ -30,6 +30,9 @@ extension QueuePlayer {
         statusStore.publish { details in
             details.pauseAfterCurrentItem = cursor.pauseAfterCurrentItem
             details.displayIsOn = displayIsOn
+            details.isScheduled = playlistSchedule != nil
+            details.daypart = appliedSchedule.flatMap { playlistSchedule?.playlists.name(of: $0) }
+            details.nextScheduleChange = scheduleAgenda.first?.start
             details.actionAtItemEnd = cursor.actionAtItemEnd
             details.itemStart = pipeline?.item.start
             details.itemEnd = pipeline?.item.end

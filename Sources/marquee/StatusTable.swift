@@ -7,6 +7,10 @@ enum StatusTable {
         let state = status["state"] as? String ?? "?"
         rows.append(("state", "\(state) (\(status["loadState"] as? String ?? "?"))"))
         if status["display"] as? String == "off" { rows.append(("display", "off")) }
+        if let schedule = status["schedule"] as? [String: Any] {
+            let daypart = schedule["daypart"] as? String ?? "nothing scheduled"
+            rows.append(("daypart", "\(daypart)\((schedule["nextChange"] as? String).map { " (next change \($0))" } ?? "")"))
+        }
         let count = status["itemCount"] as? Int ?? 0
         if let item = status["item"] as? [String: Any] {
             let index = item["index"] as? Int ?? 0

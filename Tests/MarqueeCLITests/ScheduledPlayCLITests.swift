@@ -77,4 +77,30 @@ import Testing
         #expect(run.standardError().contains("info: command displayOff from schedule"), "\(run.standardError())")
         #expect(run.standardError().contains("info: schedule: daypart promo (1 item in their windows) from now"))
     }
+
+    /// `status` names the daypart playing and the timetable's next change; `marquee ctl status`
+    /// shows them in a row. Real time: the lunch window closes an hour from now.
+    @Test func theStatusSaysWhichDaypartPlaysAndWhenTheNextChangeIs() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let now = Date()
+        let config = """
+            schedule: {timezone: UTC}
+            playlists:
+              lunch:
+                schedule: {from: "\(Self.clock(now, plus: -60))", to: "\(Self.clock(now, plus: 3600))"}
+                items: [a.mp4]
+            """
+        let name = "status-\(UUID().uuidString).yaml"
+        try Data(config.utf8).write(to: folder.appendingPathComponent(name))
+        defer { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        let player = try ControlledPlayer(arguments: ["play", name, "--output", "headless:160x90", "--audio", "null",
+                                                      "--clock", "realtime"], in: folder)
+        #expect(player.run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "itemStarted" } })
+        let schedule = try player.status()["schedule"] as? [String: Any]
+        #expect(schedule?["daypart"] as? String == "lunch", "\(String(describing: schedule))")
+        let next = (schedule?["nextChange"] as? String).flatMap { try? Date($0, strategy: .iso8601) }
+        // The window's end, to the second (its `to` is whole seconds).
+        #expect(next.map { abs($0.timeIntervalSince(now) - 3600) < 1.5 } == true, "\(String(describing: schedule))")
+        #expect(player.run.terminate() == 0)
+    }
 }
