@@ -109,12 +109,14 @@ extension QueuePlayer {
     }
 
     /// With a virtual clock (`--clock fast`, tests), waiting for a command while the timetable has
-    /// a change coming jumps the clock to it, as the clock jumps to a frame's due time; true then.
+    /// a change coming jumps the clock to it, as the clock jumps to a frame's due time; true when
+    /// the change is then due.
     func waitForScheduleOnVirtualClock() -> Bool {
         guard realClock is VirtualClock, let schedule = playlistSchedule, let next = scheduleAgenda.first else { return false }
         let wait = next.start.timeIntervalSince(schedule.wallClock())
         realClock.sleep(until: realClock.now() + MediaTime(Int64((max(wait, 0) * 1000).rounded(.up)), per: 1000))
-        return true
+        // A wall clock that does not follow the virtual one waits in real time instead of spinning.
+        return isScheduleChangeDue
     }
 }
 
