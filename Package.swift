@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        // The kernel's HDMI-CEC uAPI: a header only (linux-libc-dev), no library and no pkg-config.
+        .systemLibrary(name: "CCEC", providers: [.apt(["linux-libc-dev"])]),
 
         // Pure Swift: imports no C module.
         .target(name: "MarqueeCore"),
@@ -38,6 +40,8 @@ let package = Package(
         .target(name: "MarqueeDRM", dependencies: ["MarqueeCore", "CDRM"]),
         .target(name: "MarqueeEvdev", dependencies: ["MarqueeCore", "CEvdev"]),
         .target(name: "MarqueeALSA", dependencies: ["MarqueeCore", "CALSA"]),
+        // HDMI-CEC through /dev/cecN (no libcec): the TV to standby and back, on a thread of its own.
+        .target(name: "MarqueeCEC", dependencies: ["MarqueeCore", "CCEC"]),
         // Text: HarfBuzz shapes (it reads the font file itself), FreeType rasterises the glyph ids
         // HarfBuzz returns; neither module imports the other's C library (so no hb-ft.h).
         .target(name: "MarqueeHarfBuzz", dependencies: ["MarqueeCore", "CHarfBuzz"]),
@@ -56,6 +60,7 @@ let package = Package(
             "MarqueeDRM",
             "MarqueeEvdev",
             "MarqueeALSA",
+            "MarqueeCEC",
             "MarqueePlayer",
             "MarqueeControl",
             "MarqueeHarfBuzz",
@@ -73,6 +78,8 @@ let package = Package(
         .testTarget(name: "MarqueeEvdevTests", dependencies: ["MarqueeEvdev", "MarqueeCore"]),
         // DRM decisions without a device (no /dev/dri here): plane choice and atomic requests.
         .testTarget(name: "MarqueeDRMTests", dependencies: ["MarqueeDRM", "MarqueeCore"]),
+        // CEC messages, addresses and the choice of adapter without a device (vivid is tested in Deploy/vm/cec-test.sh).
+        .testTarget(name: "MarqueeCECTests", dependencies: ["MarqueeCEC", "MarqueeCore"]),
         .testTarget(name: "MarqueePlayerTests", dependencies: ["MarqueePlayer", "MarqueeCore"]),
         .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "MarqueePlayer", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "MarqueePlayer", "MarqueeMedia", "MarqueeCore"]),
