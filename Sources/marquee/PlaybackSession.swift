@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import MarqueeCEC
 import MarqueeConfig
 import MarqueeControl
 import MarqueeCore
@@ -31,6 +32,8 @@ final class PlaybackSession {
     private let watcher: ConfigWatcher?
     /// The control socket; nil with `--control none` or when it could not be made.
     private let control: ControlEndpoint?
+    /// The TV over HDMI-CEC (`display.cec`), switched with the display; nil without one.
+    private let cec: CECDisplayPower?
 
     /// How long a quit waits for the present thread, then for the last events to be written.
     static let quitGrace = 1.5
@@ -54,6 +57,8 @@ final class PlaybackSession {
         writer?.onProblem { [logger] in logger.warning("\($0)") }
         let video = try VideoOutputFactory.make(plan: plan, logger: logger)
         display = video.display
+        let cec = CECFactory.make(plan.cec, display: video.display, logger: logger)
+        self.cec = cec
         let notifier = SystemdNotifier()
         self.notifier = notifier
         let pinger = notifier.flatMap { notifier in notifier.watchdogInterval.map { WatchdogPinger(notifier: notifier, interval: $0) } }
@@ -88,7 +93,8 @@ final class PlaybackSession {
                                  opener: FFmpegMediaOpener(options: openOptions, warn: { [logger] in logger.warning("\($0)") }),
                                  video: video.output,
                                  audio: audio.output, audioStretching: FFmpegAudioTimeStretching(),
-                                 display: OnScreenDisplayFactory.make(plan.osd, logger: logger), clock: clock,
+                                 display: OnScreenDisplayFactory.make(plan.osd, logger: logger),
+                                 displayPower: cec.map { [$0] } ?? [], clock: clock,
                                  heartbeat: { pinger?.tick() },
                                  reload: reload,
                                  events: { [delivery] in delivery.post($0, at: clock.now().seconds) })
@@ -145,6 +151,7 @@ final class PlaybackSession {
         }
         delivery.finish(waitingAtMost: Self.eventsGrace)
         control?.stop()
+        cec?.finish(waitingAtMost: CECFactory.quitGrace)
         notifier?.send("STOPPING=1")
         // Ungrabs the devices: keys reach the console again.
         input?.stop()

@@ -41,4 +41,19 @@ import Testing
         #expect(reloaded.settings.readAhead == .seconds(10))
         #expect(plan.restartOnlyChanges(comparedWith: reloaded) == ["network.readAhead"])
     }
+
+    @Test func theCECSettingReachesThePlanAndIsRestartOnly() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-plan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("plan.yaml")
+        try Data("playlist:\n  items: [a.mp4]\ndisplay:\n  cec: /dev/cec1\n".utf8).write(to: config)
+        let plan = try PlaybackPlan.fromConfig(path: config.path)
+        #expect(plan.cec == .device(path: "/dev/cec1"))
+
+        try Data("playlist:\n  items: [a.mp4]\ndisplay:\n  cec: off\n".utf8).write(to: config)
+        let reloaded = try PlaybackPlan.fromConfig(path: config.path)
+        #expect(reloaded.cec == .off)
+        #expect(plan.restartOnlyChanges(comparedWith: reloaded) == ["display.cec"])
+    }
 }
