@@ -86,7 +86,9 @@ public final class CECDisplayPower: DisplayPowerSwitching, @unchecked Sendable {
         do {
             let claimed = try adapter.claimPlayback(osdName: osdName)
             let address = (try? adapter.physicalAddress()) ?? .invalid
-            if let first = claimed.first {
+            if let first = claimed.first, first == .broadcast {
+                log.warning("cec: \(path): no Playback address is free on the bus; sending as \(first), physical address \(address)")
+            } else if let first = claimed.first {
                 log.info("cec: \(path) claimed \(first), physical address \(address)")
             } else {
                 log.info("cec: \(path) has no physical address yet (no TV connected?); Playback is claimed once it has one")

@@ -7,7 +7,7 @@ import Testing
 /// the messages on vivid's emulated bus.
 @Suite struct CECCLITests {
     static func cecLines(_ stderr: String) -> [Substring] {
-        stderr.split(separator: "\n").filter { $0.contains("cec") }
+        stderr.split(separator: "\n").filter { $0.contains("cec: ") }
     }
 
     @Test func aMissingAdapterIsOneLineAndPlaybackGoesOn() throws {
