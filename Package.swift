@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         // glibc's timerfd, which Swift's Glibc module leaves out: hears of wall-clock jumps.
         .systemLibrary(name: "CTimerFD"),
+        // The kernel's HDMI-CEC uAPI: a header only (linux-libc-dev), no library and no pkg-config.
+        .systemLibrary(name: "CCEC", providers: [.apt(["linux-libc-dev"])]),
 
         // Pure Swift: imports no C module.
         .target(name: "MarqueeCore"),
@@ -40,6 +42,8 @@ let package = Package(
         .target(name: "MarqueeDRM", dependencies: ["MarqueeCore", "CDRM"]),
         .target(name: "MarqueeEvdev", dependencies: ["MarqueeCore", "CEvdev"]),
         .target(name: "MarqueeALSA", dependencies: ["MarqueeCore", "CALSA"]),
+        // HDMI-CEC through /dev/cecN (no libcec): the TV to standby and back, on a thread of its own.
+        .target(name: "MarqueeCEC", dependencies: ["MarqueeCore", "CCEC"]),
         // Text: HarfBuzz shapes (it reads the font file itself), FreeType rasterises the glyph ids
         // HarfBuzz returns; neither module imports the other's C library (so no hb-ft.h).
         .target(name: "MarqueeHarfBuzz", dependencies: ["MarqueeCore", "CHarfBuzz"]),
@@ -58,6 +62,7 @@ let package = Package(
             "MarqueeDRM",
             "MarqueeEvdev",
             "MarqueeALSA",
+            "MarqueeCEC",
             "MarqueePlayer",
             "MarqueeControl",
             "MarqueeHarfBuzz",
@@ -76,6 +81,8 @@ let package = Package(
         .testTarget(name: "MarqueeEvdevTests", dependencies: ["MarqueeEvdev", "MarqueeCore"]),
         // DRM decisions without a device (no /dev/dri here): plane choice and atomic requests.
         .testTarget(name: "MarqueeDRMTests", dependencies: ["MarqueeDRM", "MarqueeCore"]),
+        // CEC messages, addresses and the choice of adapter without a device (vivid is tested in Deploy/vm/cec-test.sh).
+        .testTarget(name: "MarqueeCECTests", dependencies: ["MarqueeCEC", "MarqueeCore"]),
         .testTarget(name: "MarqueePlayerTests", dependencies: ["MarqueePlayer", "MarqueeCore"]),
         .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "MarqueePlayer", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "MarqueePlayer", "MarqueeMedia", "MarqueeCore"]),
@@ -83,6 +90,6 @@ let package = Package(
         .testTarget(name: "MarqueeTextTests", dependencies: ["MarqueeHarfBuzz", "MarqueeFreeType", "MarqueeFriBidi", "MarqueeMedia", "MarqueePlayer", "MarqueeCore"]),
         // Not a test: prints how long blending an OSD-sized overlay into a 1080p buffer takes.
         .executableTarget(name: "overlay-blend-bench", dependencies: ["MarqueeCore"], path: "Sources/overlay-blend-bench"),
-        .testTarget(name: "SystemLibraryTests", dependencies: ["CFFmpeg", "CDRM", "CALSA", "CEvdev", "MarqueeCore"]),
+        .testTarget(name: "SystemLibraryTests", dependencies: ["CFFmpeg", "CDRM", "CALSA", "CEvdev", "CCEC", "MarqueeCore"]),
     ]
 )

@@ -38,9 +38,11 @@ fi
 
 # Modules the guest loads (dependencies are resolved below). Display: bochs (-vga std), virtio-gpu;
 # transport and shares: virtio_pci, 9p, 9pnet_virtio; input: evdev, virtio_input, uinput, and a USB
-# keyboard on xhci (usbhid, hid_generic); sound: intel-hda with its generic codec.
+# keyboard on xhci (usbhid, hid_generic); sound: intel-hda with its generic codec; HDMI-CEC: vivid
+# (Debian builds it with CONFIG_VIDEO_VIVID_CEC: an emulated TV and player on one CEC bus, loaded
+# by cec-test.sh with its own parameters, so the coldplug pass below does not load it).
 MODULES=(bochs virtio-gpu virtio_pci 9p 9pnet_virtio evdev virtio_input uinput
-         xhci_pci usbhid hid_generic snd_hda_intel snd_hda_codec_generic)
+         xhci_pci usbhid hid_generic snd_hda_intel snd_hda_codec_generic vivid)
 
 out=$cache/$KVER
 mkdir -p "$out"

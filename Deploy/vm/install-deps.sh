@@ -14,6 +14,7 @@ packages=(
   systemd             # systemd-analyze verify/security for Deploy/systemd/verify-unit.sh
   binutils            # strip, for the boot image (Deploy/image/build-image.sh)
   alsa-utils          # amixer: the guest HDA mixer starts muted at 0 % (audio-test.sh unmutes it)
+  v4l-utils           # cec-ctl: the emulated TV and the bus monitor of cec-test.sh (vivid's CEC adapters)
 )
 
 exec "$(dirname "$0")/../../Scripts/install-dependencies.sh" "${packages[@]}"

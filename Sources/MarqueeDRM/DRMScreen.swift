@@ -6,6 +6,7 @@ import MarqueeCore
 /// scanout that flips between them. Made again, whole, when the screen comes back after an unplug.
 final class DRMScreen {
     let connectorID: UInt32
+    let connectorName: String
     let crtcID: UInt32
     /// The buffers' size: the mode's, or its turned size when the plane rotates.
     let size: PixelSize
@@ -60,6 +61,7 @@ final class DRMScreen {
         size = buffers[0].size
         rotatesInHardware = scanout is DRMAtomicScanout && (scanout as! DRMAtomicScanout).rotationBit != nil
         connectorID = connector.id
+        connectorName = connector.name
         self.crtcID = crtcID
         flips = DRMPageFlipWaiter(device: device)
         summary = "\(connector.name) \(modeChoice.mode) on \(device.path), \(scanout.kind) modesetting "

@@ -95,6 +95,15 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
         close()
     }
 
+    /// The card and connector the picture is on now (another one after a hotplug can be chosen);
+    /// nil once closed. HDMI-CEC's `auto` looks for the adapter bound to it.
+    public var shownConnector: DRMShownConnector? {
+        lock.withLock {
+            guard let card, let screen else { return nil }
+            return DRMShownConnector(devicePath: card.device.path, connectorID: screen.connectorID, name: screen.connectorName)
+        }
+    }
+
     public var screenSize: PixelSize {
         lock.withLock {
             if let screen { sizeGivenToPlayer = screen.size }
@@ -315,6 +324,16 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
         terminal = nil
         return problems
     }
+}
+
+/// A connector of a card, as the kernel's other subsystems name it (HDMI-CEC's connector info:
+/// card number and connector object id).
+public struct DRMShownConnector: Sendable, Hashable {
+    /// `/dev/dri/card0`, as opened.
+    public let devicePath: String
+    public let connectorID: UInt32
+    /// `HDMI-A-1`.
+    public let name: String
 }
 
 /// Where the DRM output reports what happens to the screen after it opened (unplugged, back,

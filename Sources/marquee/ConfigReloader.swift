@@ -70,6 +70,7 @@ final class ConfigReloader: @unchecked Sendable {
         next.connector = plan.connector
         next.mode = plan.mode
         next.modesetting = plan.modesetting
+        next.cec = plan.cec
         next.logLevel = plan.logLevel
         next.control = plan.control
         next.input = plan.input

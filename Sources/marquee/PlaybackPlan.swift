@@ -14,6 +14,8 @@ struct PlaybackPlan {
     var mode = DisplayConfiguration.Mode.preferred
     /// `display.modesetting`: legacy forces SetCrtc/PageFlip.
     var modesetting = DisplayConfiguration.Modesetting.auto
+    /// `display.cec`: the HDMI-CEC adapter that turns the TV off and on with the display.
+    var cec = DisplayConfiguration.CEC.auto
     /// `input:`: which keypads and remotes, grabbed or not, with which key map.
     var input = InputConfiguration()
     /// `log.level`; `--log-level` overrides it.
@@ -76,7 +78,7 @@ struct PlaybackPlan {
             }) : nil
         return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
                             connector: configuration.display.connector, mode: configuration.display.mode,
-                            modesetting: configuration.display.modesetting, input: configuration.input, logLevel: configuration.log.level,
+                            modesetting: configuration.display.modesetting, cec: configuration.display.cec, input: configuration.input, logLevel: configuration.log.level,
                             audio: configuration.audio, maxImagePixels: configuration.display.maxImagePixels,
                             control: configuration.control, osd: configuration.osd.settings,
                             warnings: result.warnings.map(\.description), configPath: path, schedule: schedule)
@@ -115,6 +117,7 @@ extension PlaybackPlan {
         if connector != other.connector { keys.append("display.connector") }
         if mode != other.mode { keys.append("display.mode") }
         if modesetting != other.modesetting { keys.append("display.modesetting") }
+        if cec != other.cec { keys.append("display.cec") }
         if maxImagePixels != other.maxImagePixels { keys.append("display.maxImagePixels") }
         if audio.device != other.audio.device { keys.append("audio.device") }
         if audio.bufferTime != other.audio.bufferTime { keys.append("audio.bufferTime") }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import MarqueeCEC
 import MarqueeConfig
 import MarqueeControl
 import MarqueeCore
@@ -34,6 +35,8 @@ final class PlaybackSession {
     /// Tells the player when the wall clock is set, so a timetable follows the jump; nil without
     /// a schedule, or on the virtual clock (whose wall time is its own).
     private let clockJumps: WallClockJumpWatch?
+    /// The TV over HDMI-CEC (`display.cec`), switched with the display; nil without one.
+    private let cec: CECDisplayPower?
 
     /// How long a quit waits for the present thread, then for the last events to be written.
     static let quitGrace = 1.5
@@ -57,6 +60,8 @@ final class PlaybackSession {
         writer?.onProblem { [logger] in logger.warning("\($0)") }
         let video = try VideoOutputFactory.make(plan: plan, logger: logger)
         display = video.display
+        let cec = CECFactory.make(plan.cec, display: video.display, logger: logger)
+        self.cec = cec
         let notifier = SystemdNotifier()
         self.notifier = notifier
         let pinger = notifier.flatMap { notifier in notifier.watchdogInterval.map { WatchdogPinger(notifier: notifier, interval: $0) } }
@@ -94,6 +99,7 @@ final class PlaybackSession {
                                  video: video.output,
                                  audio: audio.output, audioStretching: FFmpegAudioTimeStretching(),
                                  display: OnScreenDisplayFactory.make(plan.osd, logger: logger),
+                                 displayPower: cec.map { [$0] } ?? [],
                                  schedule: plan.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) },
                                  clock: clock,
                                  heartbeat: { pinger?.tick() },
@@ -168,6 +174,7 @@ final class PlaybackSession {
         }
         delivery.finish(waitingAtMost: Self.eventsGrace)
         control?.stop()
+        cec?.finish(waitingAtMost: CECFactory.quitGrace)
         notifier?.send("STOPPING=1")
         // Ungrabs the devices: keys reach the console again.
         input?.stop()

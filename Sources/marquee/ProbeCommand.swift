@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MarqueeALSA
+import MarqueeCEC
 import MarqueeConfig
 import MarqueeCore
 import MarqueeDRM
@@ -13,10 +14,10 @@ import MarqueeMedia
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Show what Marquee reads from a media file or URL (duration, sizes, rotation, tracks), or without one, the display and sound hardware and the input devices."
+        abstract: "Show what Marquee reads from a media file or URL (duration, sizes, rotation, tracks), or without one, the display, HDMI-CEC and sound hardware and the input devices."
     )
 
-    @Argument(help: "A media file (relative to the current directory), a file: URL, or an http(s) URL. Without it: the display hardware (DRM cards, connectors, modes, CRTCs, planes), the sound cards and ALSA PCMs, and the input devices with their mapped keys (--json: all three as one object).")
+    @Argument(help: "A media file (relative to the current directory), a file: URL, or an http(s) URL. Without it: the display hardware (DRM cards, connectors, modes, CRTCs, planes), the HDMI-CEC adapters, the sound cards and ALSA PCMs, and the input devices with their mapped keys (--json: all of it as one object).")
     var media: String?
 
     @Flag(help: "Print one JSON object with sorted keys instead of aligned text.")
@@ -38,12 +39,15 @@ struct ProbeCommand: ParsableCommand {
             let cards = ALSAInventory.cards()
             let pcms = ALSAInventory.playbackPCMs()
             let displays = DRMInventory.cards()
+            let cec = CECInventory.adapters()
             if json {
                 print(Self.serialised(["display": DisplayInventoryReport.object(displays),
+                                       "cec": CECInventoryReport.object(cec),
                                        "audio": AudioInventoryReport.object(cards: cards, pcms: pcms),
                                        "inputDevices": InputInventoryReport.jsonObject(inputs, keyMap: .default)]))
             } else {
                 print(DisplayInventoryReport.text(displays))
+                print(CECInventoryReport.text(cec))
                 print(AudioInventoryReport.text(cards: cards, pcms: pcms))
                 print(InputInventoryReport.text(inputs, keyMap: .default))
             }

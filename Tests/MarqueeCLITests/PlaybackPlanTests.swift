@@ -83,4 +83,19 @@ import Testing
         try Data("playlist:\n  items: [a.mp4]\n".utf8).write(to: config)
         #expect(try PlaybackPlan.fromConfig(path: config.path).schedule == nil)
     }
+
+    @Test func theCECSettingReachesThePlanAndIsRestartOnly() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-plan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("plan.yaml")
+        try Data("playlist:\n  items: [a.mp4]\ndisplay:\n  cec: /dev/cec1\n".utf8).write(to: config)
+        let plan = try PlaybackPlan.fromConfig(path: config.path)
+        #expect(plan.cec == .device(path: "/dev/cec1"))
+
+        try Data("playlist:\n  items: [a.mp4]\ndisplay:\n  cec: off\n".utf8).write(to: config)
+        let reloaded = try PlaybackPlan.fromConfig(path: config.path)
+        #expect(reloaded.cec == .off)
+        #expect(plan.restartOnlyChanges(comparedWith: reloaded) == ["display.cec"])
+    }
 }

@@ -113,6 +113,8 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let hasCards = FileManager.default.fileExists(atPath: "/dev/dri/card0")
         #expect(outcome.standardOutput.contains(hasCards ? "card /dev/dri/card0" : "display: no DRM cards"))
+        let hasCEC = FileManager.default.fileExists(atPath: "/dev/cec0")
+        #expect(outcome.standardOutput.contains(hasCEC ? "cec /dev/cec0" : "cec: no HDMI-CEC adapters (/dev/cec* does not exist)"))
     }
 
     /// `--json` without media is one object for all the hardware; with no /dev/dri here the display
@@ -122,11 +124,15 @@ import Testing
 
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
-        #expect(object.keys.sorted() == ["audio", "display", "inputDevices"])
+        #expect(object.keys.sorted() == ["audio", "cec", "display", "inputDevices"])
         #expect(outcome.standardOutput.hasPrefix("{\"audio\":"))  // sorted keys, like every JSON report
         let display = try #require(object["display"] as? [String: Any])
         let cards = try #require(display["cards"] as? [Any])
         if !FileManager.default.fileExists(atPath: "/dev/dri/card0") { #expect(cards.isEmpty) }
         #expect(object["inputDevices"] is [Any] && object["audio"] is [String: Any])
+        // No /dev/cec* here either: an empty list (the guest's cec-test.sh checks vivid's two).
+        let cec = try #require(object["cec"] as? [String: Any])
+        let adapters = try #require(cec["adapters"] as? [Any])
+        if !FileManager.default.fileExists(atPath: "/dev/cec0") { #expect(adapters.isEmpty) }
     }
 }

@@ -1,4 +1,5 @@
 import CALSA
+import CCEC
 import CDRM
 import CEvdev
 import CFFmpeg
@@ -135,5 +136,30 @@ import Testing
             let name = libevdev_event_code_get_name(UInt32(EV_KEY), UInt32(code))
             #expect(name != nil, "code \(code)")
         }
+    }
+}
+
+@Suite struct CECShimTests {
+    /// _IOWR = 3 << 30, _IOR = 2 << 30, _IOW = 1 << 30; then the struct's size << 16, 'a' << 8, the number.
+    @Test func ioctlRequestsMatchTheKernelEncoding() {
+        func request(_ direction: UInt, _ size: Int, _ number: UInt) -> UInt { direction << 30 | UInt(size) << 16 | 0x61 << 8 | number }
+        #expect(marquee_cec_adap_g_caps_request() == request(3, MemoryLayout<cec_caps>.size, 0))
+        #expect(marquee_cec_adap_g_phys_addr_request() == request(2, 2, 1))
+        #expect(marquee_cec_adap_g_log_addrs_request() == request(2, MemoryLayout<cec_log_addrs>.size, 3))
+        #expect(marquee_cec_adap_s_log_addrs_request() == request(3, MemoryLayout<cec_log_addrs>.size, 4))
+        #expect(marquee_cec_transmit_request() == request(3, MemoryLayout<cec_msg>.size, 5))
+        #expect(marquee_cec_s_mode_request() == request(1, 4, 9))
+        #expect(marquee_cec_adap_g_connector_info_request() == request(2, MemoryLayout<cec_connector_info>.size, 10))
+        // Swift lays the imported structs out as C does (linux/cec.h on x86-64).
+        #expect([MemoryLayout<cec_caps>.size, MemoryLayout<cec_log_addrs>.size, MemoryLayout<cec_msg>.size,
+                 MemoryLayout<cec_connector_info>.size] == [76, 92, 56, 68])
+        #expect(marquee_cec_adap_g_caps_request() == 0xC04C_6100)
+    }
+
+    /// MarqueeCEC spells the transmit status bits and the reserved addresses itself (pure, testable).
+    @Test func constantsMatchTheHeader() {
+        #expect(CEC_TX_STATUS_NACK == 1 << 2 && CEC_TX_STATUS_OK == 1 && CEC_TX_STATUS_TIMEOUT == 1 << 7)
+        #expect(CEC_PHYS_ADDR_INVALID == 0xFFFF && CEC_LOG_ADDR_INVALID == 0xFF)
+        #expect(marquee_cec_mode_initiator() == 1 && marquee_cec_mode_no_follower() == 0)
     }
 }

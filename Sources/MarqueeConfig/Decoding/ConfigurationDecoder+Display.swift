@@ -2,7 +2,7 @@ import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let displayKeys = ["output", "connector", "mode", "rotation", "scaling", "background", "modesetting", "maxImagePixels", "power"]
+    static let displayKeys = ["output", "connector", "mode", "rotation", "scaling", "background", "modesetting", "maxImagePixels", "power", "cec"]
 
     mutating func decodeDisplay(_ node: Node) -> DisplayConfiguration {
         var display = DisplayConfiguration()
@@ -49,6 +49,14 @@ extension ConfigurationDecoder {
         }
         if let node = fields["power"]?.value {
             display.power = decodeDisplayPower(node)
+        }
+        if let node = fields["cec"]?.value, let text = string(node, expected: "auto, off or a CEC device path such as /dev/cec0") {
+            if let cec = DisplayConfiguration.CEC(parsing: text) {
+                display.cec = cec
+            } else {
+                log.error(at: SourcePosition(of: node),
+                          "bad cec setting '\(text)' (expected auto, off or a device path such as /dev/cec0)")
+            }
         }
         return display
     }

@@ -18,6 +18,8 @@ public struct DisplayConfiguration: Sendable, Equatable, Codable {
     public var maxImagePixels: ImagePixelLimit
     /// When the screen is switched off (`display.power`).
     public var power: DisplayPowerConfiguration
+    /// The TV's power over HDMI-CEC (`display.cec`).
+    public var cec: CEC
 
     public static let automaticConnector = "auto"
 
@@ -29,7 +31,8 @@ public struct DisplayConfiguration: Sendable, Equatable, Codable {
                 background: RGBColor = .black,
                 modesetting: Modesetting = .auto,
                 maxImagePixels: ImagePixelLimit = .default,
-                power: DisplayPowerConfiguration = DisplayPowerConfiguration()) {
+                power: DisplayPowerConfiguration = DisplayPowerConfiguration(),
+                cec: CEC = .auto) {
         self.output = output
         self.connector = connector
         self.mode = mode
@@ -39,5 +42,6 @@ public struct DisplayConfiguration: Sendable, Equatable, Codable {
         self.modesetting = modesetting
         self.maxImagePixels = maxImagePixels
         self.power = power
+        self.cec = cec
     }
 }
