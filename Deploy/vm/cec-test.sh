@@ -21,13 +21,23 @@
 #               and saying none is bound to card0's Virtual-1 connector (vivid reports no connector);
 #               nothing is claimed and the clip plays
 #   auto-headless  `display.cec: auto` with --output headless: no cec line at all
+#   schedule-cec   the timetable drives the TV: the guest's clock set back to 1970 (a device without
+#               an RTC), the player started on bochs-drm in the first display.power off window sends
+#               <Standby>; the clock set to 21:59:57 (an NTP sync) is heard through the timerfd and
+#               brings <Image View On> and <Active Source> at once; the 22:00:00-22:00:10 window
+#               sends <Standby> 3 s after the jump and <Image View On>/<Active Source> 10 s after
+#               that, as the TV's monitor times them (its monotonic timestamps: its wall-clock ones
+#               do not follow a jump); the clock set back to 1970 sends <Standby> again. The events
+#               log has each as a command from source `schedule` (cec-check.py)
+#   schedule-screen  in the 22:00 off window the screendump is dark and `marquee probe` lists the
+#               CRTC inactive; at 22:00:12 the clip is back, in the same process
 # Prints PASS/FAIL per check; exits 1 on any failure. Hard timeouts on every step.
 #
 # Usage: Deploy/vm/cec-test.sh
 #   MARQUEE_BIN=path      use this marquee binary instead of building one
 #   SWIFT_SCRATCH_PATH=p  scratch path for `swift build -c release --product marquee` (default: <repo>/.build)
 #   MARQUEE_VM_CACHE=dir  image/fixture cache (default: <repo>/.build-vm-image)
-#   VM_TIMEOUT=s          hard limit for the guest (default 150)
+#   VM_TIMEOUT=s          hard limit for the guest (default 210)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,6 +70,18 @@ rm -rf "$share"; mkdir -p "$share"
 cp "$fixtures/clip.mp4" "$share/"
 printf 'playlist:\n  repeat: one\n  items:\n    - url: clip.mp4\ndisplay:\n  cec: /dev/cec1\n' > "$share/cec.yaml"
 printf 'playlist:\n  repeat: "off"\n  items:\n    - url: clip.mp4\ndisplay:\n  cec: auto\n' > "$share/auto.yaml"
+cat > "$share/schedule.yaml" <<'YAML'
+schedule: {timezone: UTC}
+playlist:
+  repeat: all
+  items: [clip.mp4]
+display:
+  cec: /dev/cec1
+  power:
+    windows:
+      - {off: "00:00", on: "21:59"}
+      - {off: "22:00:00", on: "22:00:10"}
+YAML
 bin=$("$here/guest-visible.sh" "$marquee" "$share")
 
 cat > "$share/guest.sh" <<'GUEST'
@@ -123,10 +145,41 @@ r=0; timeout 60 "$marquee" play "$s/auto.yaml" --output drm --audio null --exit-
 echo "auto rc=$r"
 r=0; timeout 60 "$marquee" play "$s/auto.yaml" --output headless:320x180 --audio null --exit-when-idle --clock fast \
   > "$s/auto-headless.log" 2>&1 || r=$?
-echo "auto-headless rc=$r t0=$t0 end=$(up)"
+echo "auto-headless rc=$r t=$(up)"
+
+# The timetable on the bochs-drm screen, with the TV: the guest's clock is set back to 1970 first (a
+# device without an RTC), so the player starts in the first off window; then set to 21:59:57 (an NTP
+# sync): on at once; off at 22:00:00 and on at 22:00:10 by the windows; then back to 1970: off.
+tv=0; timeout 20 cec-ctl -d /dev/cec0 --tv > "$s/tv2.txt" 2>&1 || tv=$?
+date -u -s @100000 > /dev/null
+# No --monitor-time: its end is read on the wall clock, which this phase sets 56 years ahead.
+timeout 100 stdbuf -oL cec-ctl -d /dev/cec0 --monitor -v > "$s/monitor-schedule.txt" 2>&1 &
+mpid=$!
+wait_for "$s/monitor-schedule.txt" "Initial Event" 20 || echo "schedule monitor did not start"
+timeout 90 "$marquee" play "$s/schedule.yaml" --output drm --audio null --control /tmp/schedule.sock \
+  --events "$s/schedule.jsonl" > "$s/schedule.log" 2>&1 &
+pid=$!
+wait_for "$s/schedule.log" "cec: sent <Standby>" 40
+sleep 1
+date -u -s "2026-11-26 21:59:57" > /dev/null
+wait_for "$s/schedule.log" "cec: sent <Active Source>" 15
+# 22:00:00 to 22:00:10 is off: the screen while off, then on again.
+sleep 4
+"$MVM_SHARE/.mvm/screendump" schedule-off
+r=0; timeout 30 "$marquee" probe > "$s/schedule-probe.txt" 2>&1 || r=$?
+echo "schedule-probe rc=$r clock=$(date -u +%T)"
+sleep $(( $(date -d '22:00:12' +%s) - $(date +%s) ))
+"$MVM_SHARE/.mvm/screendump" schedule-on
+echo "schedule-on clock=$(date -u +%T)"
+date -u -s @100000 > /dev/null
+timeout 15 sh -c 'until [ "$(grep -c "cec: sent <Standby>" "$1")" -ge 3 ]; do sleep 0.2; done' x "$s/schedule.log"
+timeout 20 "$marquee" ctl --socket /tmp/schedule.sock quit >> "$s/ctl.txt" 2>&1
+rc=0; wait $pid || rc=$?
+kill -TERM $mpid 2>/dev/null; wait $mpid 2>/dev/null
+echo "schedule rc=$rc tv=$tv t0=$t0 end=$(up)"
 GUEST
 
-vm_timeout=${VM_TIMEOUT:-150}
+vm_timeout=${VM_TIMEOUT:-210}
 t=$(date +%s.%N)
 rc=0
 timeout -k 5 $((vm_timeout + 30)) python3 "$here/run-guest.py" --gpu std --smp "${VM_SMP:-2}" --timeout "$vm_timeout" \
@@ -273,7 +326,25 @@ else
   report auto-headless fail "exit $(field auto-headless rc): $(grep 'cec: ' "$share/auto-headless.log" | tr '\n' ' ')"
 fi
 
-t0=$(field auto-headless t0); t1=$(field auto-headless end)
+# schedule: the TV and the screen followed the timetable through both clock jumps
+if problem=$(python3 "$here/cec-check.py" schedule "$share/monitor-schedule.txt" "$share/schedule.jsonl"); then
+  report schedule-cec ok "$problem"
+else
+  report schedule-cec fail "$problem (exit $(field schedule rc); $(grep 'cec: \|schedule\|display' "$share/schedule.log" | tr '\n' ' '))"
+fi
+if [ "$(field schedule rc)" != 0 ]; then
+  report schedule-screen fail "the player exited $(field schedule rc): $(tail -3 "$share/schedule.log" | tr '\n' ' ')"
+elif ! grep -q '^  crtc [0-9]*  inactive$' "$share/schedule-probe.txt"; then
+  report schedule-screen fail "probe at $(field schedule-probe clock) (off window): $(grep '^  crtc' "$share/schedule-probe.txt" | tr '\n' ' ')"
+elif ! problem=$(python3 "$here/drm-check.py" gone-clip "$share/schedule-off.ppm"); then
+  report schedule-screen fail "in the off window: $problem"
+elif ! problem=$(python3 "$here/drm-check.py" clip "$share/schedule-on.ppm"); then
+  report schedule-screen fail "after the off window, at $(field schedule-on clock): $problem"
+else
+  report schedule-screen ok "22:00:0x: screen dark and CRTC inactive; at $(field schedule-on clock) the clip again"
+fi
+
+t0=$(field schedule t0); t1=$(field schedule end)
 echo "cec-test: guest checks $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s (guest uptime), total $(elapsed "$t_begin") s"
 if [ $failures -gt 0 ]; then
   echo "cec-test: FAILED ($failures)"
