@@ -10,6 +10,7 @@ extension ConfigurationDecoder {
     mutating func decodeMQTT(_ node: Node) -> MQTTConfiguration {
         var mqtt = MQTTConfiguration()
         guard let fields = fields(of: node, in: "mqtt", allowed: Self.mqttKeys) else { return mqtt }
+        var urlIsValid = true
         if let node = fields["url"]?.value, let text = string(node, expected: "a broker URL such as mqtt://127.0.0.1:1883") {
             switch MQTTConfiguration.parse(url: text) {
             case .success(let address):
@@ -18,6 +19,7 @@ extension ConfigurationDecoder {
                 mqtt.port = address.port
                 mqtt.usesTLS = address.tls
             case .failure(let problem):
+                urlIsValid = false
                 log.error(at: SourcePosition(of: node), problem.message)
             }
         }
@@ -48,7 +50,7 @@ extension ConfigurationDecoder {
                     mqtt.caFile = resolvedPath(text)
                 }
             }
-            if !mqtt.usesTLS && !tlsFields.isEmpty {
+            if urlIsValid && !mqtt.usesTLS && !tlsFields.isEmpty {
                 log.error(at: tls.keyPosition, "'tls' settings need an mqtts:// url (the url is \(mqtt.url))")
             }
         }
