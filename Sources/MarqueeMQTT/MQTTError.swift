@@ -18,7 +18,10 @@ public struct MQTTError: Error, Sendable, CustomStringConvertible {
         if code == Int32(MOSQ_ERR_ERRNO.rawValue) {
             return String(cString: strerror(errno))
         }
-        return String(cString: mosquitto_strerror(code))
+        // The library's sentences end with a full stop; journal lines put them in parentheses.
+        var text = String(cString: mosquitto_strerror(code))
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 
     public var description: String { "\(operation): \(message)" }

@@ -146,6 +146,27 @@ import Testing
         #expect(journal.components(separatedBy: "unreachable").count - 1 <= 1, "\(journal)")
     }
 
+    /// A broker that stops reading (SIGSTOP) while the player publishes every event: no frame is
+    /// dropped, and a quit still ends the process at once (the goodbye is not waited for).
+    @Test func aHungBrokerCostsNoFrameAndDoesNotHoldTheQuit() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let (folder, path) = try config(broker: broker, topic: "hung", extra: "  events: true")
+        let run = try play(path, in: folder)
+        #expect(waitFor(run, "mqtt: connected to"), "\(run.standardError())")
+        #expect(run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+        broker.pause()
+        defer { broker.resume() }
+        // Four loops of the 2 s clip: events and statuses pile up unread.
+        #expect(run.waitForEvents(seconds: 30) { $0.filter { $0["event"] as? String == "itemStarted" }.count >= 5 })
+        let quitting = Date()
+        #expect(run.terminate() == 0)
+        #expect(Date().timeIntervalSince(quitting) < 4, "the quit took \(Date().timeIntervalSince(quitting)) s")
+        let frames = run.events().filter { $0["event"] as? String == "frame" }
+        #expect(frames.count > 150, "\(frames.count) frames")
+        #expect(!frames.contains { $0["dropped"] as? Bool == true }, "\(frames.filter { $0["dropped"] as? Bool == true }.count) dropped")
+    }
+
     @Test func aBrokerThatIsDownAtStartIsSaidOnceAndPlayingGoesOn() throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }

@@ -68,6 +68,18 @@ public final class MosquittoBroker: @unchecked Sendable {
         self.process = nil
     }
 
+    /// SIGSTOP: the broker still holds its connections but reads and answers nothing (a hung or
+    /// flooded broker); `resume()` lets it go on.
+    public func pause() {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGSTOP)
+    }
+
+    public func resume() {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGCONT)
+    }
+
     public func stop() {
         guard let process else { return }
         // SIGKILL: processes started from a test's thread inherit its blocked signals, SIGTERM among them.
