@@ -229,7 +229,9 @@ public final class MQTTClient: @unchecked Sendable {
                 defer { state.outageSaid = true }
                 return !state.outageSaid
             }
-            if first { say(true, "mqtt: \(address) refused the connection (\(String(cString: mosquitto_connack_string(rc)))); retrying") }
+            var reason = String(cString: mosquitto_connack_string(rc))
+            while reason.hasSuffix(".") { reason.removeLast() }
+            if first { say(true, "mqtt: \(address) refused the connection (\(reason)); retrying") }
             return
         }
         handedOver.store(0, ordering: .relaxed)

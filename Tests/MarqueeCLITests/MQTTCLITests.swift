@@ -182,6 +182,33 @@ import Testing
         #expect(run.standardError().components(separatedBy: "unreachable").count - 1 == 1, "\(run.standardError())")
     }
 
+    /// A broker that wants a password: the credentials file's user gets in, and the password is
+    /// never in the journal; a missing file is one error line, no MQTT, and playing goes on.
+    @Test func credentialsComeFromTheirFileAndAreNeverLogged() throws {
+        let broker = try MosquittoBroker(users: ["lobby": "s3cr3t:pass"])
+        defer { broker.stop() }
+        let (folder, path) = try config(broker: broker, topic: "auth", extra: "  credentials: mqtt.txt")
+        try Data("lobby:s3cr3t:pass\n".utf8).write(to: folder.appendingPathComponent("mqtt.txt"))
+        let run = try play(path, in: folder)
+        #expect(waitFor(run, "mqtt: connected to 127.0.0.1:\(broker.port) as marquee/auth"), "\(run.standardError())")
+        #expect(try broker.publish("marquee/auth/command", #"{"command":"pause"}"#) == false, "anonymous clients are refused")
+        #expect(run.terminate() == 0)
+        #expect(!run.standardError().contains("s3cr3t"))
+
+        try Data("lobby:wrong\n".utf8).write(to: folder.appendingPathComponent("mqtt.txt"))
+        let refused = try play(path, in: folder)
+        #expect(waitFor(refused, "mqtt: 127.0.0.1:\(broker.port) refused the connection (Connection Refused: not authorised); retrying"), "\(refused.standardError())")
+        #expect(refused.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+        #expect(refused.terminate() == 0)
+        #expect(refused.standardError().components(separatedBy: "refused the connection").count - 1 == 1, "\(refused.standardError())")
+
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("mqtt.txt"))
+        let missing = try play(path, in: folder)
+        #expect(waitFor(missing, "error: mqtt: credentials \(folder.standardizedFileURL.path)/mqtt.txt: no such file; playing on without MQTT"), "\(missing.standardError())")
+        #expect(missing.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+        #expect(missing.terminate() == 0)
+    }
+
     @Test func checkReportsMQTTMistakesWithLineAndColumn() throws {
         let folder = try CLIFixtures.workspace(prefix: "marquee-mqtt-check-")
         try Data("""

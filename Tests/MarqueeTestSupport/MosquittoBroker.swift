@@ -17,7 +17,8 @@ public final class MosquittoBroker: @unchecked Sendable {
     private let executable: URL
     private var process: Process?
 
-    public init() throws {
+    /// `users`: name → password; when given, anonymous clients are refused (`mosquitto_passwd`).
+    public init(users: [String: String] = [:]) throws {
         guard let broker = Self.find("mosquitto", in: ["/usr/sbin", "/usr/local/sbin", "/sbin"]) else {
             throw SetupError("mosquitto is not installed (apt-get install mosquitto mosquitto-clients, or Scripts/install-dependencies.sh); the MQTT tests need a real broker")
         }
@@ -28,8 +29,26 @@ public final class MosquittoBroker: @unchecked Sendable {
         port = try Self.freePort()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-mosquitto-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data("listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n".utf8)
-            .write(to: folder.appendingPathComponent("mosquitto.conf"))
+        var conf = "listener \(port) 127.0.0.1\npersistence false\n"
+        if users.isEmpty {
+            conf += "allow_anonymous true\n"
+        } else {
+            let passwords = folder.appendingPathComponent("passwords")
+            _ = FileManager.default.createFile(atPath: passwords.path, contents: nil)
+            for (user, password) in users {
+                let tool = Process()
+                tool.executableURL = Self.client("mosquitto_passwd")
+                tool.arguments = ["-b", passwords.path, user, password]
+                try tool.run()
+                tool.waitUntilExit()
+                guard tool.terminationStatus == 0 else { throw SetupError("mosquitto_passwd failed for \(user)") }
+            }
+            // The broker drops to the mosquitto user: it must be able to read the folder and the file.
+            chmod(folder.path, 0o755)
+            chmod(passwords.path, 0o644)
+            conf += "allow_anonymous false\npassword_file \(passwords.path)\n"
+        }
+        try Data(conf.utf8).write(to: folder.appendingPathComponent("mosquitto.conf"))
         try start()
     }
 
