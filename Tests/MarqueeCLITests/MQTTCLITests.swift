@@ -84,6 +84,29 @@ import Testing
         #expect(try broker.receive("marquee/lobby/online") == ["false"])
     }
 
+    /// The control socket and MQTT at once share one service: each reply goes back the way its
+    /// request came, and each command is logged with its own source.
+    @Test func theSocketAndMQTTEachGetTheirOwnReplies() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let replies = try MosquittoSubscription(broker: broker, topic: "marquee/both/reply")
+        let (folder, path) = try config(broker: broker, topic: "both")
+        let player = try ControlledPlayer(arguments: ["play", path, "--output", "headless:160x90", "--audio", "null",
+                                                      "--clock", "realtime"], in: folder)
+        #expect(waitFor(player.run, "mqtt: connected to"), "\(player.run.standardError())")
+        let fromSocket = try player.request(["id": 41, "command": "setVolume", "volume": 0.5])
+        #expect(fromSocket["id"] as? Int == 41 && fromSocket["ok"] as? Bool == true, "\(fromSocket)")
+        #expect(try broker.publish("marquee/both/command", #"{"id":42,"command":"setVolume","volume":0.25}"#))
+        #expect(replies.wait { $0.contains { json($0.payload)["id"] as? Int == 42 } }, "\(replies.messages())")
+        #expect(!replies.messages().contains { json($0.payload)["id"] as? Int == 41 })
+        #expect(player.run.waitForEvents(seconds: 10) { events in
+            let sources = events.filter { $0["command"] as? String == "setVolume" }.compactMap { $0["source"] as? String }
+            return sources == ["control", "mqtt"]
+        }, "\(player.run.events().filter { $0["event"] as? String == "command" })")
+        #expect(try player.status()["volume"] as? Double == 0.25)
+        #expect(player.run.terminate() == 0)
+    }
+
     @Test func statusFollowsChangesAndEventsArePublishedWhenAsked() throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
