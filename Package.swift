@@ -30,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "CTimerFD"),
         // The kernel's HDMI-CEC uAPI: a header only (linux-libc-dev), no library and no pkg-config.
         .systemLibrary(name: "CCEC", providers: [.apt(["linux-libc-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Pure Swift: imports no C module.
         .target(name: "MarqueeCore"),
@@ -44,6 +45,9 @@ let package = Package(
         .target(name: "MarqueeALSA", dependencies: ["MarqueeCore", "CALSA"]),
         // HDMI-CEC through /dev/cecN (no libcec): the TV to standby and back, on a thread of its own.
         .target(name: "MarqueeCEC", dependencies: ["MarqueeCore", "CCEC"]),
+        // MQTT through libmosquitto: the control vocabulary, status and events over a broker, on a
+        // network thread of its own.
+        .target(name: "MarqueeMQTT", dependencies: ["MarqueeCore", "MarqueeControl", "CMosquitto"]),
         // Text: HarfBuzz shapes (it reads the font file itself), FreeType rasterises the glyph ids
         // HarfBuzz returns; neither module imports the other's C library (so no hb-ft.h).
         .target(name: "MarqueeHarfBuzz", dependencies: ["MarqueeCore", "CHarfBuzz"]),
@@ -65,6 +69,7 @@ let package = Package(
             "MarqueeCEC",
             "MarqueePlayer",
             "MarqueeControl",
+            "MarqueeMQTT",
             "MarqueeHarfBuzz",
             "MarqueeFreeType",
             "MarqueeFriBidi",

@@ -11,6 +11,8 @@ packages=("$@")
   libdrm-dev libasound2-dev libevdev-dev
   libfreetype-dev libharfbuzz-dev libfribidi-dev fonts-dejavu-core tesseract-ocr   # OSD text; tesseract reads it back in tests
   ffmpeg            # test fixtures are generated with the ffmpeg CLI
+  libmosquitto-dev  # MQTT (MarqueeMQTT)
+  mosquitto mosquitto-clients   # the broker and mosquitto_pub/sub, for the MQTT tests
 )
 
 missing=()

@@ -1,21 +1,55 @@
-/// One connection to the control socket, as the protocol layer sees it: a number that names it in
-/// replies and logs, and who is at the other end (the kernel's `SO_PEERCRED`, taken when it
-/// connected, so it cannot be forged by what the client sends).
+import MarqueeCore
+import Synchronization
+
+/// One client of the control vocabulary, as the protocol layer sees it: a number that names it in
+/// replies and logs, and who is at the other end. For a connection to the control socket that is
+/// the kernel's `SO_PEERCRED`, taken when it connected, so it cannot be forged by what the client
+/// sends; another transport (MQTT) names its own source.
 public struct ControlPeer: Sendable, Hashable, CustomStringConvertible {
-    /// 1, 2, 3 … one per connection, never reused within a process (even across servers), so a
-    /// late reply meant for a closed connection can never reach a newer one.
+    /// 1, 2, 3 … one per connection, never reused within a process (even across servers and
+    /// transports), so a late reply meant for a closed connection can never reach a newer one.
     public let id: Int
     public let uid: UInt32
     public let gid: UInt32
     public let pid: Int32
+    /// What its commands are recorded as coming from.
+    public let source: CommandSource
 
     public init(id: Int, uid: UInt32, gid: UInt32, pid: Int32) {
         self.id = id
         self.uid = uid
         self.gid = gid
         self.pid = pid
+        self.source = .control(client: id, uid: uid, pid: pid)
     }
 
-    /// `client 3 (uid 1000, pid 4242)`
-    public var description: String { "client \(id) (uid \(uid), pid \(pid))" }
+    /// A client of another transport, its commands recorded as from `source`.
+    public init(id: Int, source: CommandSource) {
+        self.id = id
+        self.uid = 0
+        self.gid = 0
+        self.pid = 0
+        self.source = source
+    }
+
+    private static let nextID = Atomic<Int>(1)
+
+    /// A number no other peer of this process has had.
+    public static func allocateID() -> Int {
+        nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+
+    /// `client 3 (uid 1000, pid 4242)`, or the source of another transport's peer (`mqtt (…)`).
+    public var description: String {
+        if case .control = source { return "client \(id) (uid \(uid), pid \(pid))" }
+        return source.description
+    }
+
+    public static func == (lhs: ControlPeer, rhs: ControlPeer) -> Bool {
+        lhs.id == rhs.id && lhs.uid == rhs.uid && lhs.gid == rhs.gid && lhs.pid == rhs.pid && lhs.source == rhs.source
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+    }
 }

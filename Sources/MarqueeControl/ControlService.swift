@@ -17,6 +17,7 @@ public final class ControlService: @unchecked Sendable {
     private let log: @Sendable (String) -> Void
     private let work = DispatchQueue(label: "marquee.control.work")
     private let lock = NSLock()
+    /// The socket server: where replies to peers without a transport of their own go.
     private weak var transport: ControlTransport?
     private var clients: [Int: ClientState] = [:]
     private var nextObserverID = 1
@@ -27,6 +28,8 @@ public final class ControlService: @unchecked Sendable {
         var subscription: Set<String>??
         var periodic: [Int: PeriodicTimeObserver] = [:]
         var boundaries: [Int: BoundaryTimeObserver] = [:]
+        /// Another transport (MQTT) that owns this peer; nil: the attached one (the socket).
+        var transport: ControlTransport?
     }
 
     public init(player: QueuePlayer, host: ControlHost, log: @escaping @Sendable (String) -> Void) {
@@ -41,6 +44,16 @@ public final class ControlService: @unchecked Sendable {
 
     public func connected(_ peer: ControlPeer) {
         lock.withLock { clients[peer.id] = ClientState() }
+    }
+
+    /// A peer of another transport than the attached one (MQTT): its replies and events go there.
+    public func connected(_ peer: ControlPeer, via transport: ControlTransport) {
+        lock.withLock { clients[peer.id] = ClientState(transport: transport) }
+    }
+
+    /// The `status` reply's fields without `ok` and `id`, as one JSON line (MQTT's retained status).
+    public func statusLine() -> String {
+        ControlReply.line(StatusReport.fields(player.status(), devices: host.deviceStatus()))
     }
 
     public func disconnected(_ peer: ControlPeer) {
@@ -65,7 +78,7 @@ public final class ControlService: @unchecked Sendable {
     }
 
     private func perform(_ request: ControlRequest, from peer: ControlPeer) {
-        let source = CommandSource.control(client: peer.id, uid: peer.uid, pid: peer.pid)
+        let source = peer.source
         let id = request.id
         switch request.command {
         case .action(let action):
@@ -170,7 +183,7 @@ public final class ControlService: @unchecked Sendable {
     /// Every event the player posts, on the event delivery thread: to the subscribers that want
     /// it, and through each client's time observers.
     public func observe(_ event: PlayerEvent, at seconds: Double) {
-        var lines: [(peer: Int, line: String)] = []
+        var lines: [(peer: Int, line: String, via: ControlTransport?)] = []
         lock.withLock {
             guard !clients.isEmpty else { return }
             var encoded: String?
@@ -178,13 +191,13 @@ public final class ControlService: @unchecked Sendable {
                 if case .some(let wanted) = state.subscription,
                    wanted.map({ $0.contains(event.name) }) ?? (event.name != "frame") {
                     if encoded == nil { encoded = EventLogRecord(secondsSinceStart: seconds, event: event).jsonLine() }
-                    lines.append((peer, encoded!))
+                    lines.append((peer, encoded!, state.transport))
                 }
                 guard !state.periodic.isEmpty || !state.boundaries.isEmpty else { continue }
                 for (observer, var periodic) in state.periodic {
                     if let (item, position) = periodic.observe(event) {
                         lines.append((peer, ControlReply.line(["event": "position", "observer": observer, "item": item,
-                                                               "position": position.seconds, "t": seconds])))
+                                                               "position": position.seconds, "t": seconds]), state.transport))
                     }
                     state.periodic[observer] = periodic
                 }
@@ -192,19 +205,22 @@ public final class ControlService: @unchecked Sendable {
                     for time in boundary.observe(event) {
                         let item: Int = if case .frame(let index, _, _, _) = event { index } else { boundary.item ?? 0 }
                         lines.append((peer, ControlReply.line(["event": "boundary", "observer": observer, "item": item,
-                                                               "time": time.seconds, "t": seconds])))
+                                                               "time": time.seconds, "t": seconds]), state.transport))
                     }
                     state.boundaries[observer] = boundary
                 }
                 clients[peer] = state
             }
         }
-        guard !lines.isEmpty, let transport = lock.withLock({ transport }) else { return }
-        for (peer, line) in lines { transport.send(line, to: peer) }
+        guard !lines.isEmpty else { return }
+        let socket = lock.withLock { transport }
+        for (peer, line, via) in lines { (via ?? socket)?.send(line, to: peer) }
     }
 
+    /// To the transport that owns the peer; a peer gone since (a late seek reply) goes to the
+    /// socket server, which knows no such peer and drops it.
     private func reply(to peer: Int, id: ControlRequestID?, _ outcome: ControlReply.Outcome) {
-        guard let transport = lock.withLock({ transport }) else { return }
+        guard let transport = lock.withLock({ clients[peer]?.transport ?? transport }) else { return }
         transport.send(ControlReply.line(id: id, outcome), to: peer)
     }
 }

@@ -49,10 +49,6 @@ public final class ControlSocketServer: @unchecked Sendable {
     private let state: Mutex<Shared>
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Connection numbers are unique in the process, so two servers (tests, a restart in place)
-    /// never hand out the same one.
-    private static let nextPeerID = Atomic<Int>(1)
-
     private enum Phase { case ready, running, stopping, finished }
 
     /// Why the thread is to close a client, set by another thread.
@@ -468,7 +464,8 @@ extension ControlSocketServer {
                 log(.warning, "control: refused a connection (uid \(credentials.uid), pid \(credentials.pid)): too many clients (\(limits.maxClients))")
                 continue
             }
-            let id = Self.nextPeerID.wrappingAdd(1, ordering: .relaxed).oldValue
+            // Unique in the process (ControlPeer.allocateID), so two servers or transports never share one.
+            let id = ControlPeer.allocateID()
             let peer = ControlPeer(id: id, uid: credentials.uid, gid: credentials.gid, pid: credentials.pid)
             let connection = ControlConnection(fd: fd, peer: peer, maxLineBytes: limits.maxLineBytes, now: now)
             connections[id] = connection

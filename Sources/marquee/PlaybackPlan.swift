@@ -26,6 +26,8 @@ struct PlaybackPlan {
     var maxImagePixels = ImagePixelLimit.default
     /// Where the control socket listens (config `control.socket`; `--control` overrides it).
     var control = ControlConfiguration()
+    /// `mqtt:`: the broker, topic and credentials; nil: no MQTT.
+    var mqtt: MQTTConfiguration?
     /// `osd:`: the media controller's labels on the screen and the status card.
     var osd = OSDSettings()
     var warnings: [String] = []
@@ -80,7 +82,7 @@ struct PlaybackPlan {
                             connector: configuration.display.connector, mode: configuration.display.mode,
                             modesetting: configuration.display.modesetting, cec: configuration.display.cec, input: configuration.input, logLevel: configuration.log.level,
                             audio: configuration.audio, maxImagePixels: configuration.display.maxImagePixels,
-                            control: configuration.control, osd: configuration.osd.settings,
+                            control: configuration.control, mqtt: configuration.mqtt, osd: configuration.osd.settings,
                             warnings: result.warnings.map(\.description), configPath: path, schedule: schedule)
     }
 
@@ -129,6 +131,7 @@ extension PlaybackPlan {
         if input.stopTimeout != other.input.stopTimeout { keys.append("input.stopTimeout") }
         if logLevel != other.logLevel { keys.append("log.level") }
         if control != other.control { keys.append("control.socket") }
+        if mqtt != other.mqtt { keys.append("mqtt") }
         if osd != other.osd { keys.append("osd") }
         // The media opener is made once, with the read-ahead, when playing starts.
         if settings.readAhead != other.settings.readAhead { keys.append("network.readAhead") }

@@ -32,6 +32,8 @@ final class PlaybackSession {
     private let watcher: ConfigWatcher?
     /// The control socket; nil with `--control none` or when it could not be made.
     private let control: ControlEndpoint?
+    /// The MQTT node (config `mqtt:`); nil without one.
+    private let mqtt: MQTTEndpoint?
     /// Tells the player when the wall clock is set, so a timetable follows the jump; nil without
     /// a schedule, or on the virtual clock (whose wall time is its own).
     private let clockJumps: WallClockJumpWatch?
@@ -128,8 +130,10 @@ final class PlaybackSession {
                                       audioDevice: audio.deviceName)
         host.attach(input)
         control = ControlEndpoint.make(plan.control.socket, player: player, host: host, logger: logger)
+        mqtt = MQTTEndpoint.make(plan.mqtt, player: player, host: host, service: control?.service, logger: logger)
         observer.attachStatus(player)
-        if let service = control?.service { observer.attach(service) }
+        if let service = control?.service ?? mqtt?.service { observer.attach(service) }
+        if let mqtt { observer.attach { mqtt.observe($0, at: $1) } }
     }
 
     /// The wall clock a timetable is read on: the system's; on the virtual clock, the start time
@@ -163,6 +167,7 @@ final class PlaybackSession {
             signalSources.append(source)
         }
         control?.start()
+        mqtt?.start()
         clockJumps?.start()
         player.start()
         input?.start()
@@ -174,6 +179,7 @@ final class PlaybackSession {
         }
         delivery.finish(waitingAtMost: Self.eventsGrace)
         control?.stop()
+        mqtt?.stop()
         cec?.finish(waitingAtMost: CECFactory.quitGrace)
         notifier?.send("STOPPING=1")
         // Ungrabs the devices: keys reach the console again.
@@ -206,6 +212,13 @@ private final class SessionObserver: @unchecked Sendable {
         lock.withLock { control = service }
     }
 
+    /// Others that hear every event after the control service (MQTT).
+    private var listeners: [@Sendable (PlayerEvent, Double) -> Void] = []
+
+    func attach(_ listener: @escaping @Sendable (PlayerEvent, Double) -> Void) {
+        lock.withLock { listeners.append(listener) }
+    }
+
     func attachStatus(_ player: QueuePlayer) {
         lock.withLock { statusPlayer = player }
     }
@@ -223,6 +236,7 @@ private final class SessionObserver: @unchecked Sendable {
         lock.withLock { statusPlayer }?.recordStatus(event, at: secondsSinceStart)
         writer?.write(event, at: secondsSinceStart)
         lock.withLock { control }?.observe(event, at: secondsSinceStart)
+        for listener in lock.withLock({ listeners }) { listener(event, secondsSinceStart) }
         logger.log(event)
         if case .frame(_, _, _, false) = event, lock.withLock({ defer { toldReady = true }; return !toldReady }) {
             firstFrameShown()

@@ -98,4 +98,20 @@ import Testing
         #expect(reloaded.cec == .off)
         #expect(plan.restartOnlyChanges(comparedWith: reloaded) == ["display.cec"])
     }
+
+    @Test func theMQTTSettingsReachThePlanAndAreRestartOnly() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-plan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("plan.yaml")
+        try Data("playlist:\n  items: [a.mp4]\n".utf8).write(to: config)
+        let plan = try PlaybackPlan.fromConfig(path: config.path)
+        #expect(plan.mqtt == nil)
+
+        try Data("playlist:\n  items: [a.mp4]\nmqtt:\n  url: mqtt://10.0.0.2\n  topic: fleet/hall\n".utf8).write(to: config)
+        let reloaded = try PlaybackPlan.fromConfig(path: config.path)
+        #expect(reloaded.mqtt?.host == "10.0.0.2" && reloaded.mqtt?.topic == "fleet/hall")
+        #expect(plan.restartOnlyChanges(comparedWith: reloaded) == ["mqtt"])
+        #expect(reloaded.restartOnlyChanges(comparedWith: reloaded).isEmpty)
+    }
 }

@@ -11,7 +11,7 @@ struct ConfigurationDecoder {
     let duplicateKeySentinels: Set<String>
     let checkingMediaFiles: Bool
 
-    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "osd", "log"]
+    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "mqtt", "osd", "log"]
 
     mutating func decodeConfiguration(_ root: Node, source: URL) -> MarqueeConfiguration? {
         guard let fields = fields(of: root, in: "the config", allowed: Self.sections, allowsNothing: false) else {
@@ -36,11 +36,12 @@ struct ConfigurationDecoder {
         let input = fields["input"].map { decodeInput($0.value) } ?? InputConfiguration()
         let network = fields["network"].map { decodeNetwork($0.value) } ?? NetworkConfiguration()
         let control = fields["control"].map { decodeControl($0.value) } ?? ControlConfiguration()
+        let mqtt = fields["mqtt"].map { decodeMQTT($0.value) }
         let osd = fields["osd"].map { decodeOSD($0.value) } ?? OSDConfiguration()
         let log = fields["log"].map { decodeLog($0.value) } ?? LogConfiguration()
         guard let dayparts, !dayparts.isEmpty else { return nil }
         return MarqueeConfiguration(dayparts: dayparts, schedule: schedule, display: display, audio: audio, input: input,
-                                    network: network, control: control, osd: osd, log: log, source: source)
+                                    network: network, control: control, mqtt: mqtt, osd: osd, log: log, source: source)
     }
 
     private mutating func decodeLog(_ node: Node) -> LogConfiguration {

@@ -14,6 +14,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var input: InputConfiguration
     public var network: NetworkConfiguration
     public var control: ControlConfiguration
+    /// `mqtt:`; nil: no MQTT.
+    public var mqtt: MQTTConfiguration?
     public var osd: OSDConfiguration
     public var log: LogConfiguration
     /// The config file this came from; relative media paths were resolved against its folder.
@@ -29,11 +31,12 @@ public struct MarqueeConfiguration: Sendable, Equatable {
                 input: InputConfiguration = InputConfiguration(),
                 network: NetworkConfiguration = NetworkConfiguration(),
                 control: ControlConfiguration = ControlConfiguration(),
+                mqtt: MQTTConfiguration? = nil,
                 osd: OSDConfiguration = OSDConfiguration(),
                 log: LogConfiguration = LogConfiguration(),
                 source: URL) {
         self.init(dayparts: [DaypartConfiguration(name: Self.singlePlaylistName, playlist: playlist)], schedule: schedule,
-                  display: display, audio: audio, input: input, network: network, control: control, osd: osd, log: log,
+                  display: display, audio: audio, input: input, network: network, control: control, mqtt: mqtt, osd: osd, log: log,
                   source: source)
     }
 
@@ -45,6 +48,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
                 input: InputConfiguration = InputConfiguration(),
                 network: NetworkConfiguration = NetworkConfiguration(),
                 control: ControlConfiguration = ControlConfiguration(),
+                mqtt: MQTTConfiguration? = nil,
                 osd: OSDConfiguration = OSDConfiguration(),
                 log: LogConfiguration = LogConfiguration(),
                 source: URL) {
@@ -56,6 +60,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         self.input = input
         self.network = network
         self.control = control
+        self.mqtt = mqtt
         self.osd = osd
         self.log = log
         self.source = source
@@ -83,7 +88,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
 // list spelling (so their order, which decides overlaps, survives JSON).
 extension MarqueeConfiguration: Codable {
     private enum CodingKeys: String, CodingKey {
-        case playlist, playlists, schedule, display, audio, input, network, control, osd, log, source
+        case playlist, playlists, schedule, display, audio, input, network, control, mqtt, osd, log, source
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -99,6 +104,7 @@ extension MarqueeConfiguration: Codable {
         try container.encode(input, forKey: .input)
         try container.encode(network, forKey: .network)
         try container.encode(control, forKey: .control)
+        try container.encodeIfPresent(mqtt, forKey: .mqtt)
         try container.encode(osd, forKey: .osd)
         try container.encode(log, forKey: .log)
         try container.encode(source, forKey: .source)
@@ -120,6 +126,7 @@ extension MarqueeConfiguration: Codable {
         input = try container.decode(InputConfiguration.self, forKey: .input)
         network = try container.decode(NetworkConfiguration.self, forKey: .network)
         control = try container.decode(ControlConfiguration.self, forKey: .control)
+        mqtt = try container.decodeIfPresent(MQTTConfiguration.self, forKey: .mqtt)
         osd = try container.decode(OSDConfiguration.self, forKey: .osd)
         log = try container.decode(LogConfiguration.self, forKey: .log)
         source = try container.decode(URL.self, forKey: .source)

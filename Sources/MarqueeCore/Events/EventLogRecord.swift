@@ -92,6 +92,9 @@ public struct EventLogRecord: Encodable, Sendable {
                 try fields.encode(client, forKey: Key("client"))
                 try fields.encode(uid, forKey: Key("uid"))
                 try fields.encode(pid, forKey: Key("pid"))
+            case .mqtt(let topic):
+                // {"command":"next","source":"mqtt","topic":"marquee/lobby/command"}
+                try fields.encode(topic, forKey: Key("topic"))
             case .application, .stopTimeout, .schedule:
                 break
             }

@@ -10,6 +10,9 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
     /// A client of the control socket (`marquee ctl`, a script): its connection number and the
     /// peer's uid and pid as the kernel vouches for them (SO_PEERCRED).
     case control(client: Int, uid: UInt32, pid: Int32)
+    /// A message on the MQTT command topic (`marquee/lobby/command`): MQTT names no sender, so
+    /// the topic it came on is all there is to record.
+    case mqtt(topic: String)
     /// A call from code: tests, or a program embedding the player.
     case application
     /// The player itself, resuming after a stop from a key had left the screen stopped for
@@ -20,13 +23,14 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
     case schedule
 
     /// `key KEY_NEXTSONG on QEMU Virtio Keyboard (/dev/input/event1)`, `signal SIGTERM`,
-    /// `file /etc/marquee/marquee.yaml`, `application`, `stop timeout`.
+    /// `file /etc/marquee/marquee.yaml`, `mqtt (marquee/lobby/command)`, `application`, `stop timeout`.
     public var description: String {
         switch self {
         case .key(let name, let device, let path): "key \(name) on \(device) (\(path))"
         case .signal(let name): "signal \(name)"
         case .file(let path): "file \(path)"
         case .control(let client, let uid, let pid): "control client \(client) (uid \(uid), pid \(pid))"
+        case .mqtt(let topic): "mqtt (\(topic))"
         case .application: "application"
         case .stopTimeout: "stop timeout"
         case .schedule: "schedule"
@@ -46,6 +50,7 @@ public enum CommandSource: Sendable, Equatable, CustomStringConvertible {
         case .signal: "signal"
         case .file: "file"
         case .control: "control"
+        case .mqtt: "mqtt"
         case .application: "application"
         case .stopTimeout: "stopTimeout"
         case .schedule: "schedule"

@@ -1,0 +1,63 @@
+import Foundation
+import Yams
+
+extension ConfigurationDecoder {
+    static let mqttKeys = ["url", "topic", "credentials", "events", "tls"]
+    static let mqttTLSKeys = ["caFile"]
+
+    /// `mqtt: {url: mqtt://broker:1883, topic: marquee/lobby, credentials: FILE, events: false,
+    /// tls: {caFile: PATH}}`; paths are relative to the config's folder.
+    mutating func decodeMQTT(_ node: Node) -> MQTTConfiguration {
+        var mqtt = MQTTConfiguration()
+        guard let fields = fields(of: node, in: "mqtt", allowed: Self.mqttKeys) else { return mqtt }
+        var urlIsValid = true
+        if let node = fields["url"]?.value, let text = string(node, expected: "a broker URL such as mqtt://127.0.0.1:1883") {
+            switch MQTTConfiguration.parse(url: text) {
+            case .success(let address):
+                mqtt.url = text
+                mqtt.host = address.host
+                mqtt.port = address.port
+                mqtt.usesTLS = address.tls
+            case .failure(let problem):
+                urlIsValid = false
+                log.error(at: SourcePosition(of: node), problem.message)
+            }
+        }
+        if let node = fields["topic"]?.value, let text = string(node, expected: "a topic such as marquee/lobby") {
+            if text.isEmpty || text.hasPrefix("/") || text.hasSuffix("/") {
+                log.error(at: SourcePosition(of: node), "topic '\(text)' must not be empty or begin or end with '/'")
+            } else if text.contains("+") || text.contains("#") {
+                log.error(at: SourcePosition(of: node), "topic '\(text)' must not hold the wildcards '+' or '#'")
+            } else {
+                mqtt.topic = text
+            }
+        }
+        if let node = fields["credentials"]?.value, let text = string(node, expected: "a file holding username:password") {
+            if text.isEmpty {
+                log.error(at: SourcePosition(of: node), "expected a file holding username:password, found an empty string")
+            } else {
+                mqtt.credentials = resolvedPath(text)
+            }
+        }
+        if let node = fields["events"]?.value, let events = bool(node) {
+            mqtt.events = events
+        }
+        if let tls = fields["tls"], let tlsFields = self.fields(of: tls.value, in: "mqtt.tls", allowed: Self.mqttTLSKeys) {
+            if let node = tlsFields["caFile"]?.value, let text = string(node, expected: "a file of CA certificates (PEM)") {
+                if text.isEmpty {
+                    log.error(at: SourcePosition(of: node), "expected a file of CA certificates (PEM), found an empty string")
+                } else {
+                    mqtt.caFile = resolvedPath(text)
+                }
+            }
+            if urlIsValid && !mqtt.usesTLS && !tlsFields.isEmpty {
+                log.error(at: tls.keyPosition, "'tls' settings need an mqtts:// url (the url is \(mqtt.url))")
+            }
+        }
+        return mqtt
+    }
+
+    private func resolvedPath(_ text: String) -> String {
+        URL(fileURLWithPath: text, relativeTo: baseDirectory).standardizedFileURL.path
+    }
+}

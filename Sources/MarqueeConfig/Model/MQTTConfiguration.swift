@@ -1,0 +1,73 @@
+import Foundation
+
+/// `mqtt:`: the player as a node of a fleet, steered and watched through an MQTT broker. No
+/// `mqtt:` section: no MQTT.
+public struct MQTTConfiguration: Sendable, Equatable, Codable {
+    /// `mqtt://host:port` (port 1883 by default) or `mqtts://host:port` (TLS, port 8883).
+    public var url: String
+    public var host: String
+    public var port: Int
+    public var usesTLS: Bool
+    /// The topics' prefix: `TOPIC/command`, `TOPIC/reply`, `TOPIC/status`, `TOPIC/events`,
+    /// `TOPIC/online`. Default `marquee/HOSTNAME`.
+    public var topic: String
+    /// A file holding `username:password` (resolved against the config's folder); nil: anonymous.
+    public var credentials: String?
+    /// Whether every event (frames aside) is published on `TOPIC/events`.
+    public var events: Bool
+    /// `tls.caFile`: the CA certificates the broker's is checked against (mqtts only); nil: the
+    /// system's (/etc/ssl/certs).
+    public var caFile: String?
+
+    public static let defaultURL = "mqtt://127.0.0.1:1883"
+
+    public init(url: String = MQTTConfiguration.defaultURL, host: String = "127.0.0.1", port: Int = 1883, usesTLS: Bool = false,
+                topic: String = MQTTConfiguration.defaultTopic(), credentials: String? = nil, events: Bool = false,
+                caFile: String? = nil) {
+        self.url = url
+        self.host = host
+        self.port = port
+        self.usesTLS = usesTLS
+        self.topic = topic
+        self.credentials = credentials
+        self.events = events
+        self.caFile = caFile
+    }
+
+    /// `marquee/` and the machine's host name.
+    public static func defaultTopic() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count) == 0 ? String(cString: name) : "marquee"
+        return "marquee/\(host.isEmpty ? "marquee" : host)"
+    }
+
+    /// A broker address, or why it is not one: `mqtt://host[:port]` or `mqtts://host[:port]`, no
+    /// path, no user or password (those go in the credentials file).
+    public static func parse(url text: String) -> Result<(host: String, port: Int, tls: Bool), URLProblem> {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
+            return .failure(URLProblem(message: "'\(text)' is not a URL (expected mqtt://HOST:PORT or mqtts://HOST:PORT)"))
+        }
+        guard scheme == "mqtt" || scheme == "mqtts" else {
+            return .failure(URLProblem(message: "unsupported scheme '\(scheme)' in '\(text)' (expected mqtt or mqtts)"))
+        }
+        guard components.user == nil && components.password == nil else {
+            return .failure(URLProblem(message: "put the user name and password in the credentials file, not in the URL"))
+        }
+        guard let host = components.host, !host.isEmpty else {
+            return .failure(URLProblem(message: "'\(text)' names no host (expected \(scheme)://HOST:PORT)"))
+        }
+        guard components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil else {
+            return .failure(URLProblem(message: "'\(text)' has a path or query; a broker URL is \(scheme)://HOST:PORT"))
+        }
+        let tls = scheme == "mqtts"
+        let port = components.port ?? (tls ? 8883 : 1883)
+        guard (1...65535).contains(port) else {
+            return .failure(URLProblem(message: "port \(port) is out of range (1 to 65535)"))
+        }
+        return .success((host, port, tls))
+    }
+
+    public struct URLProblem: Error, Sendable {
+        public var message: String
+    }
+}

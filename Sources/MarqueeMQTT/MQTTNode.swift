@@ -1,0 +1,150 @@
+import Dispatch
+import Foundation
+import MarqueeControl
+import MarqueeCore
+
+/// What `MQTTNode` needs: the broker, the topic prefix, the credentials already read, and whether
+/// events are published.
+public struct MQTTNodeSettings: Sendable {
+    public var host: String
+    public var port: Int
+    public var usesTLS = false
+    public var caFile: String?
+    /// `marquee/lobby`: the prefix of every topic.
+    public var topic: String
+    public var username: String?
+    public var password: String?
+    public var publishesEvents = false
+    /// The retained status is published at most once per `statusDebounce` after a change, and
+    /// every `statusInterval` seconds in any case.
+    public var statusDebounce = 0.25
+    public var statusInterval = 30.0
+    public var minimumRetryDelay = 1.0
+    public var maximumRetryDelay = 15.0
+
+    public init(host: String, port: Int, topic: String) {
+        self.host = host
+        self.port = port
+        self.topic = topic
+    }
+}
+
+/// The control vocabulary over MQTT: one more transport of the control service. Each message on
+/// `TOPIC/command` is one request as on the control socket (same parser, same service), sent with
+/// the source `mqtt`, its reply on `TOPIC/reply`; the status object is retained on
+/// `TOPIC/status` (on changes, at most a few times a second, and every 30 s); events go to
+/// `TOPIC/events` when asked; `TOPIC/online` is `true` (retained) while connected and the
+/// broker's last will `false` when the player dies, and `false` on a clean stop.
+///
+/// Threads: commands arrive on the network thread; publishing happens on a queue of its own, so
+/// whoever sends (the present thread with a seek's reply, the event thread) only queues a block.
+public final class MQTTNode: ControlTransport, @unchecked Sendable {
+    private let client: MQTTClient
+    private let service: ControlService
+    private let settings: MQTTNodeSettings
+    private let peer: ControlPeer
+    private let queue = DispatchQueue(label: "marquee.mqtt.publish")
+    /// On `queue`: a status publish is already due.
+    private var statusDue = false
+    private var timer: DispatchSourceTimer?
+
+    public var commandTopic: String { "\(settings.topic)/command" }
+    public var replyTopic: String { "\(settings.topic)/reply" }
+    public var statusTopic: String { "\(settings.topic)/status" }
+    public var eventsTopic: String { "\(settings.topic)/events" }
+    public var onlineTopic: String { "\(settings.topic)/online" }
+
+    /// The longest request taken, as on the control socket.
+    public static let maxRequestBytes = 65536
+
+    public init(settings: MQTTNodeSettings, service: ControlService) throws {
+        self.settings = settings
+        self.service = service
+        var options = MQTTClientOptions(host: settings.host, port: settings.port,
+                                        clientID: settings.topic.replacingOccurrences(of: "/", with: "-"))
+        options.logName = settings.topic
+        options.username = settings.username
+        options.password = settings.password
+        options.usesTLS = settings.usesTLS
+        options.caFile = settings.caFile
+        options.will = ("\(settings.topic)/online", "false", true)
+        options.minimumRetryDelay = settings.minimumRetryDelay
+        options.maximumRetryDelay = settings.maximumRetryDelay
+        client = try MQTTClient(options: options)
+        peer = ControlPeer(id: ControlPeer.allocateID(), source: .mqtt(topic: "\(settings.topic)/command"))
+    }
+
+    /// `127.0.0.1:1883`
+    public var address: String { client.address }
+
+    public func start(log: @escaping @Sendable (_ warning: Bool, _ line: String) -> Void) {
+        service.connected(peer, via: self)
+        client.start(MQTTClient.Handlers(
+            connected: { [weak self] in self?.connected() },
+            message: { [weak self] topic, payload in self?.received(topic, payload) },
+            log: log))
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + settings.statusInterval, repeating: settings.statusInterval)
+        timer.setEventHandler { [weak self] in self?.publishStatus() }
+        timer.resume()
+        queue.sync { self.timer = timer }
+    }
+
+    /// Says `false` on `TOPIC/online` and disconnects, waiting at most `seconds`.
+    public func stop(waitingAtMost seconds: Double) {
+        queue.sync {
+            timer?.cancel()
+            timer = nil
+        }
+        client.stop(last: (onlineTopic, "false", true), waitingAtMost: seconds)
+        service.disconnected(peer)
+    }
+
+    /// Every event the player posts, on the event delivery thread: frames are left out; the rest
+    /// go to `TOPIC/events` when asked, and each one makes the status due.
+    public func observe(_ event: PlayerEvent, at seconds: Double) {
+        if case .frame = event { return }
+        let publishesEvents = settings.publishesEvents
+        queue.async { [self] in
+            if publishesEvents, client.isConnected {
+                client.publish(eventsTopic, Array(EventLogRecord(secondsSinceStart: seconds, event: event).jsonLine().utf8), retain: false)
+            }
+            guard !statusDue else { return }
+            statusDue = true
+            queue.asyncAfter(deadline: .now() + settings.statusDebounce) { [self] in
+                statusDue = false
+                publishStatus()
+            }
+        }
+    }
+
+    /// A reply (or an event a subscription over MQTT asked for) to `TOPIC/reply`.
+    public func send(_ line: String, to peer: Int) {
+        queue.async { [self] in
+            client.publish(replyTopic, Array(line.utf8), retain: false)
+        }
+    }
+
+    private func connected() {
+        client.subscribe(commandTopic)
+        queue.async { [self] in
+            client.publish(onlineTopic, Array("true".utf8), retain: true, qos: 1)
+            publishStatus()
+        }
+    }
+
+    private func received(_ topic: String, _ payload: [UInt8]) {
+        guard topic == commandTopic else { return }
+        if payload.count > Self.maxRequestBytes {
+            service.handle(.lineTooLong(limit: Self.maxRequestBytes), from: peer)
+        } else {
+            service.handle(.line(String(decoding: payload, as: UTF8.self)), from: peer)
+        }
+    }
+
+    /// On `queue`.
+    private func publishStatus() {
+        guard client.isConnected else { return }
+        client.publish(statusTopic, Array(service.statusLine().utf8), retain: true)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Logging
+import MarqueeConfig
+import MarqueeControl
+import MarqueeCore
+import MarqueeMQTT
+import MarqueePlayer
+
+/// The MQTT side of one `marquee play` (config `mqtt:`): the broker's address and topic, the
+/// credentials file read once at start, and the node that carries the control service's
+/// vocabulary over the broker. A credentials file that cannot be read is one error line and no
+/// MQTT at all (connecting without the credentials the operator meant would only be refused, or
+/// worse, let in with another user's rights); playback goes on.
+final class MQTTEndpoint: @unchecked Sendable {
+    let service: ControlService
+    private let node: MQTTNode
+    private let logger: Logger
+
+    /// How long a quit waits for `online` `false` and the DISCONNECT to leave.
+    static let quitGrace = 0.5
+
+    private init(service: ControlService, node: MQTTNode, logger: Logger) {
+        self.service = service
+        self.node = node
+        self.logger = logger
+    }
+
+    /// Nil without `mqtt:`, or after one error line. `service` is the control socket's when there
+    /// is one (one service, two transports), else one of its own.
+    static func make(_ configuration: MQTTConfiguration?, player: QueuePlayer, host: ControlHost,
+                     service existing: ControlService?, logger: Logger) -> MQTTEndpoint? {
+        guard let configuration else { return nil }
+        var settings = MQTTNodeSettings(host: configuration.host, port: configuration.port, topic: configuration.topic)
+        settings.usesTLS = configuration.usesTLS
+        settings.caFile = configuration.caFile
+        settings.publishesEvents = configuration.events
+        if let path = configuration.credentials {
+            switch readCredentials(path) {
+            case .success(let (username, password)):
+                settings.username = username
+                settings.password = password
+            case .failure(let problem):
+                logger.error("mqtt: credentials \(path): \(problem.message); playing on without MQTT")
+                return nil
+            }
+        }
+        let service = existing ?? ControlService(player: player, host: host, log: { [logger] in logger.info("\($0)") })
+        do {
+            let node = try MQTTNode(settings: settings, service: service)
+            return MQTTEndpoint(service: service, node: node, logger: logger)
+        } catch {
+            logger.error("mqtt: \(error); playing on without MQTT")
+            return nil
+        }
+    }
+
+    struct CredentialsProblem: Error { let message: String }
+
+    /// `username:password` on the file's first line (the password may hold ':'); never logged.
+    static func readCredentials(_ path: String) -> Result<(String, String), CredentialsProblem> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+            return .failure(CredentialsProblem(message: reason))
+        }
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first
+            .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\r")) } ?? ""
+        guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
+            return .failure(CredentialsProblem(message: "expected one line username:password"))
+        }
+        return .success((String(line[..<colon]), String(line[line.index(after: colon)...])))
+    }
+
+    func start() {
+        node.start(log: { [logger] warning, line in warning ? logger.warning("\(line)") : logger.info("\(line)") })
+    }
+
+    func observe(_ event: PlayerEvent, at seconds: Double) {
+        node.observe(event, at: seconds)
+    }
+
+    func stop() {
+        node.stop(waitingAtMost: Self.quitGrace)
+    }
+}

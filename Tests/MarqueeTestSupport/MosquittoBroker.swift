@@ -1,0 +1,236 @@
+import Foundation
+import Glibc
+
+/// Debian's `mosquitto` broker on 127.0.0.1 for tests, on a free port, with a config of its own
+/// (`listener PORT 127.0.0.1`, `allow_anonymous true`). `kill()` and `start()` again put it down and
+/// back on the same port (a broker that died and came back). A machine without mosquitto fails the
+/// test with that message: it is installed by Scripts/install-dependencies.sh, never skipped.
+/// Call `stop()` when done (a `defer` right after creating it).
+public final class MosquittoBroker: @unchecked Sendable {
+    public struct SetupError: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    public let port: UInt16
+    private let folder: URL
+    private let executable: URL
+    private var process: Process?
+
+    /// `users`: name → password; when given, anonymous clients are refused (`mosquitto_passwd`).
+    public init(users: [String: String] = [:]) throws {
+        guard let broker = Self.find("mosquitto", in: ["/usr/sbin", "/usr/local/sbin", "/sbin"]) else {
+            throw SetupError("mosquitto is not installed (apt-get install mosquitto mosquitto-clients, or Scripts/install-dependencies.sh); the MQTT tests need a real broker")
+        }
+        guard Self.client("mosquitto_pub") != nil, Self.client("mosquitto_sub") != nil else {
+            throw SetupError("mosquitto_pub/mosquitto_sub are not installed (apt-get install mosquitto-clients); the MQTT tests use them as the client")
+        }
+        executable = broker
+        port = try Self.freePort()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-mosquitto-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var conf = "listener \(port) 127.0.0.1\npersistence false\n"
+        if users.isEmpty {
+            conf += "allow_anonymous true\n"
+        } else {
+            let passwords = folder.appendingPathComponent("passwords")
+            _ = FileManager.default.createFile(atPath: passwords.path, contents: nil)
+            for (user, password) in users {
+                let tool = Process()
+                tool.executableURL = Self.client("mosquitto_passwd")
+                tool.arguments = ["-b", passwords.path, user, password]
+                try tool.run()
+                tool.waitUntilExit()
+                guard tool.terminationStatus == 0 else { throw SetupError("mosquitto_passwd failed for \(user)") }
+            }
+            // The broker drops to the mosquitto user: it must be able to read the folder and the file.
+            chmod(folder.path, 0o755)
+            chmod(passwords.path, 0o644)
+            conf += "allow_anonymous false\npassword_file \(passwords.path)\n"
+        }
+        try Data(conf.utf8).write(to: folder.appendingPathComponent("mosquitto.conf"))
+        try start()
+    }
+
+    deinit { stop() }
+
+    /// `mqtt://127.0.0.1:PORT`
+    public var url: String { "mqtt://127.0.0.1:\(port)" }
+
+    /// Starts the broker (again) and waits until it accepts connections.
+    public func start() throws {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["-c", folder.appendingPathComponent("mosquitto.conf").path]
+        process.standardOutput = FileHandle.nullDevice
+        let log = folder.appendingPathComponent("mosquitto.log")
+        if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
+        let handle = try FileHandle(forWritingTo: log)
+        handle.seekToEndOfFile()
+        process.standardError = handle
+        try process.run()
+        self.process = process
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if Self.canConnect(to: port) { return }
+            if !process.isRunning { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw SetupError("mosquitto did not listen on 127.0.0.1:\(port): \(self.log())")
+    }
+
+    /// SIGKILL: the broker dies at once, as in a crash.
+    public func kill() {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// SIGSTOP: the broker still holds its connections but reads and answers nothing (a hung or
+    /// flooded broker); `resume()` lets it go on.
+    public func pause() {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGSTOP)
+    }
+
+    public func resume() {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGCONT)
+    }
+
+    public func stop() {
+        guard let process else { return }
+        // SIGKILL: processes started from a test's thread inherit its blocked signals, SIGTERM among them.
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        self.process = nil
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// What the broker wrote on stderr.
+    public func log() -> String {
+        (try? String(contentsOf: folder.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// The path of `mosquitto_pub` or `mosquitto_sub`.
+    public static func client(_ name: String) -> URL? {
+        find(name, in: (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init))
+    }
+
+    /// `mosquitto_pub -t TOPIC -m MESSAGE` on this broker; true when it exited 0.
+    @discardableResult
+    public func publish(_ topic: String, _ message: String, retain: Bool = false) throws -> Bool {
+        let process = Process()
+        process.executableURL = Self.client("mosquitto_pub")
+        process.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic, "-m", message] + (retain ? ["-r"] : [])
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// The first `count` messages on `topic` (a retained one comes at once) as
+    /// `mosquitto_sub -C count` gets them; fewer when `seconds` pass first. (Not `-W`: its SIGALRM
+    /// is among the signals a test's thread blocks, and its children inherit that.)
+    public func receive(_ topic: String, count: Int = 1, seconds: Double = 10) throws -> [String] {
+        let subscription = try MosquittoSubscription(broker: self, topic: topic, verbose: false, settle: 0)
+        _ = subscription.wait(seconds: seconds) { $0.count >= count }
+        subscription.stop()
+        return subscription.messages().prefix(count).map(\.topic)
+    }
+
+    private static func find(_ name: String, in folders: [String]) -> URL? {
+        folders.map { URL(fileURLWithPath: $0).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    private static func freePort() throws -> UInt16 {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { throw SetupError("socket: \(String(cString: strerror(errno)))") }
+        defer { close(probe) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0 }
+        }
+        guard bound else { throw SetupError("bind on 127.0.0.1: \(String(cString: strerror(errno)))") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    private static func canConnect(to port: UInt16) -> Bool {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+}
+
+/// `mosquitto_sub -v -t TOPIC` running in the background, its lines (`TOPIC PAYLOAD`) collected.
+public final class MosquittoSubscription: @unchecked Sendable {
+    private let process = Process()
+    private let file: URL
+    private let verbose: Bool
+
+    /// `verbose`: lines are `TOPIC PAYLOAD` (else the payload alone, read back as `topic`);
+    /// `settle`: how long to give it to subscribe.
+    public init(broker: MosquittoBroker, topic: String, verbose: Bool = true, settle: Double = 0.3) throws {
+        guard let sub = MosquittoBroker.client("mosquitto_sub") else {
+            throw MosquittoBroker.SetupError("mosquitto_sub is not installed (apt-get install mosquitto-clients)")
+        }
+        self.verbose = verbose
+        file = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-mqtt-sub-\(UUID().uuidString).txt")
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        process.executableURL = sub
+        process.arguments = ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", topic] + (verbose ? ["-v"] : [])
+        process.standardOutput = try FileHandle(forWritingTo: file)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // mosquitto_sub subscribes a moment after it starts; messages sent before that are missed.
+        Thread.sleep(forTimeInterval: settle)
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: file)
+    }
+
+    public func stop() {
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Every complete line so far, as (topic, payload).
+    public func messages() -> [(topic: String, payload: String)] {
+        guard let data = try? Data(contentsOf: file) else { return [] }
+        return data.split(separator: UInt8(ascii: "\n")).map { line in
+            let text = String(decoding: line, as: UTF8.self)
+            guard verbose, let space = text.firstIndex(of: " ") else { return (text, "") }
+            return (String(text[..<space]), String(text[text.index(after: space)...]))
+        }
+    }
+
+    /// Polls until `done` holds or `seconds` pass.
+    public func wait(seconds: Double = 20, until done: ([(topic: String, payload: String)]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if done(messages()) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return done(messages())
+    }
+}
