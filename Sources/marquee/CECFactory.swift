@@ -8,9 +8,10 @@ import MarqueeDRM
 /// nil for `off`, for a headless output under `auto`, and when `auto` finds no adapter bound to the
 /// connector the picture is on (said in one line when adapters exist).
 enum CECFactory {
-    /// How long a quit waits for a displayOff or displayOn not yet sent (the kernel gives up on a
-    /// message after 2.1 s; an on is two).
-    static let quitGrace = 2.0
+    /// How long a quit waits for a displayOff or displayOn not yet sent: a message acknowledged
+    /// takes tens of milliseconds; one the TV never answers is not worth holding a SIGTERM past
+    /// its 2 s promise for (the kernel would give up on it after 2.1 s).
+    static let quitGrace = 0.5
 
     static func make(_ setting: DisplayConfiguration.CEC, display: DRMVideoOutput?, logger: Logger) -> CECDisplayPower? {
         switch setting {
