@@ -296,16 +296,7 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     private static func canConnect(to port: UInt16) -> Bool {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard probe >= 0 else { return false }
-        defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
+        LoopbackPort.acceptsConnections(port)
     }
 }
 

@@ -149,32 +149,14 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     private static func freePort() throws -> UInt16 {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard probe >= 0 else { throw SetupError("socket: \(String(cString: strerror(errno)))") }
-        defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0 }
+        switch LoopbackPort.free() {
+        case .success(let port): return port
+        case .failure(let error): throw SetupError(error.description)
         }
-        guard bound else { throw SetupError("bind on 127.0.0.1: \(String(cString: strerror(errno)))") }
-        return UInt16(bigEndian: address.sin_port)
     }
 
     private static func canConnect(to port: UInt16) -> Bool {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard probe >= 0 else { return false }
-        defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
+        LoopbackPort.acceptsConnections(port)
     }
 }
 
