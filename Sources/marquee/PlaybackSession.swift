@@ -159,12 +159,19 @@ final class PlaybackSession {
 
     /// Plays until the queue is done (exit-when-idle) or a signal arrives; true if any item started.
     func run() -> Bool {
+        // A launcher may start marquee with these signals blocked (a test runner's thread does): one
+        // sent before the sources exist is then pending, and SIG_IGN would discard it. It is acted on.
+        var pending = sigset_t()
+        sigemptyset(&pending)
+        sigpending(&pending)
         for (number, name, action) in Self.signalActions {
+            let wasPending = sigismember(&pending, number) == 1
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [player] in player.send(action, from: .signal(name: name)) }
             source.resume()
             signalSources.append(source)
+            if wasPending { player.send(action, from: .signal(name: name)) }
         }
         control?.start()
         mqtt?.start()

@@ -20,7 +20,16 @@ final class ControlledPlayer {
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        client = try ControlSocketClient(path: socketPath)
+        // The file appears when the player binds, a moment before it listens: refused until then.
+        var connected: ControlSocketClient?
+        while connected == nil {
+            do {
+                connected = try ControlSocketClient(path: socketPath)
+            } catch let error as ControlSocketError where error.code == ECONNREFUSED && Date() < deadline && run.process.isRunning {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        client = connected!
     }
 
     deinit {

@@ -25,6 +25,11 @@ final class PlayerRun {
     deinit {
         if process.isRunning {
             process.terminate()
+            // A player that does not end on SIGTERM (a failing test's) is killed rather than hang
+            // the suite: children of a test thread start with its signals blocked.
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: eventsURL)
