@@ -160,6 +160,8 @@ extension QueuePlayer {
     /// discarded.
     private func presentWhenDue(_ picture: VideoPicture, pts: MediaTime, itemTime: MediaTime, from pipeline: ItemPipeline) {
         var isDrawn = false
+        /// The item's first frame was late and the timeline started over at its draw.
+        var startedLate = false
         while current === pipeline && !shouldStop {
             if !machine.wantsToPlay && !pauseOnNextFrame {
                 waitForCommand()
@@ -188,6 +190,7 @@ extension QueuePlayer {
                 let successorDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
                 if late > .zero, successorDue.map({ now >= $0 }) ?? true {
                     timeline.restart(at: timeline.itemOrigin + late)
+                    startedLate = true
                 }
             }
             followAudioClock(in: pipeline)
@@ -207,6 +210,11 @@ extension QueuePlayer {
             case .present:
                 if !isDrawn || backBufferReplaced { draw(picture) }
                 show()
+                // A late first frame's timeline started over when it was drawn; a flip that waits
+                // for the vblank (legacy KMS) puts it on screen later still, and the next frame,
+                // due a slot after the draw, would be dropped for it (seen under TCG: 40 ms). The
+                // timeline follows the flip instead. An item on time keeps its beat.
+                if startedLate { timeline.restart(at: clock.now() - origin - itemTime) }
                 releaseAudioHold()
                 announceStart()
                 trace(pts: pts, itemTime: itemTime, dropped: false)
