@@ -214,11 +214,9 @@ extension QueuePlayer {
                 // for the vblank (legacy KMS) puts it on screen later still, and the next frame,
                 // due a slot after the draw, would be dropped for it (seen under TCG: 40 ms). The
                 // timeline follows the flip instead. An item on time keeps its beat, and so does
-                // one whose sound the device plays: its sound started with the draw, and moving
-                // the pictures by the flip put them a frame behind it (the guest's A/V sync test).
-                let soundLeads = settings.followsAudioClock && pipeline.audio != nil
-                    && audioRenderer?.plays(serial: pipeline.serial) == true
-                if startedLate && !soundLeads { timeline.restart(at: clock.now() - origin - itemTime) }
+                // one with sound: its sound is laid out from the draw, and moving the pictures by
+                // the flip put them a frame or more behind it (the guest's A/V sync test, twice).
+                if startedLate && pipeline.audio == nil { timeline.restart(at: clock.now() - origin - itemTime) }
                 releaseAudioHold()
                 announceStart()
                 trace(pts: pts, itemTime: itemTime, dropped: false)
