@@ -29,7 +29,8 @@ extension QueuePlayer {
                 cancelStopTimeout(unlessFrom: nil)
                 replaceQueueNow(QueueReplacement(items: items + added, settings: settings))
             case .screenshot(let completion): completion(takeScreenshot())
-            case .scheduleAgenda(let agenda): adopt(agenda)
+            case .scheduleAgenda(let agenda, let schedule):
+                if playlistSchedule === schedule { adopt(agenda) }
             case .wallClockChanged: requestScheduleAgenda()
             }
         }

@@ -8,8 +8,8 @@ import MarqueeCore
 /// A change acts on what differs from the last one: a new daypart (or a change in which of its
 /// items are in their windows) replaces the queue through the reload path, so the item on screen
 /// plays to its end unless the daypart says `interrupt: true` (while the display is off, the new
-/// list waits for it to come on, from its top); the display goes off or on as the `displayOff`/`displayOn` commands, from
-/// source `schedule`. A command in between (a `displayOn` during an off window) holds until the
+/// list waits for it to come on, from its top); the display goes off or on as the
+/// `displayOff`/`displayOn` commands, from source `schedule`. A command in between (a `displayOn` during an off window) holds until the
 /// timetable next changes.
 extension QueuePlayer {
     /// The next change is due on the wall clock (present thread).
@@ -28,7 +28,7 @@ extension QueuePlayer {
     func requestScheduleAgenda() {
         guard let schedule = playlistSchedule else { return }
         scheduleAgendaRequested = true
-        schedule.computeAgenda { [weak self] in self?.enqueue(.scheduleAgenda($0)) }
+        schedule.computeAgenda { [weak self] in self?.enqueue(.scheduleAgenda($0, from: schedule)) }
     }
 
     /// A reloaded config's timetable (nil: the config has none). Its queue for now was just put in

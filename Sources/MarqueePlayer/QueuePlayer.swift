@@ -52,8 +52,8 @@ public final class QueuePlayer: @unchecked Sendable {
         /// Keypad digits typed so far, for the on-screen display (nil: the entry is over).
         case numericEntry(String?)
         /// The timetable worked out again from now: the player ran low on changes, or the wall
-        /// clock jumped.
-        case scheduleAgenda(ScheduleAgenda)
+        /// clock jumped. It names the schedule it came from: one a reload has replaced since is dropped.
+        case scheduleAgenda(ScheduleAgenda, from: PlaylistSchedule)
         /// The wall clock jumped: the timetable is to be worked out again from the new time.
         case wallClockChanged
     }
