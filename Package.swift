@@ -93,6 +93,8 @@ let package = Package(
         // CEC messages, addresses and the choice of adapter without a device (vivid is tested in Deploy/vm/cec-test.sh).
         .testTarget(name: "MarqueeCECTests", dependencies: ["MarqueeCEC", "MarqueeCore"]),
         .testTarget(name: "MarqueePlayerTests", dependencies: ["MarqueePlayer", "MarqueeCore"]),
+        // The libcurl client against real loopback HTTP and TLS servers (openssl s_server).
+        .testTarget(name: "MarqueeCurlTests", dependencies: ["MarqueeCurl", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "MarqueePlayer", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "MarqueePlayer", "MarqueeMedia", "MarqueeCore"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeControl", "MarqueeTestSupport"]),

@@ -75,6 +75,11 @@ final class CurlEasyHandle {
         return marquee_curl_getinfo_long(handle, info, &value) == CURLE_OK ? value : nil
     }
 
+    func offset(_ info: CURLINFO) -> Int64? {
+        var value: curl_off_t = 0
+        return marquee_curl_getinfo_off_t(handle, info, &value) == CURLE_OK ? Int64(value) : nil
+    }
+
     /// Copied out: the handle owns the C string.
     func string(_ info: CURLINFO) -> String? {
         var value: UnsafeMutablePointer<CChar>?

@@ -20,6 +20,10 @@ final class CurlTransfer {
     /// Why a callback stopped the transfer: reported instead of libcurl's generic write/abort error.
     private var stopReason: HTTPTransferError?
     private var throttle = ProgressThrottle()
+    private var stallWatch: StallWatch
+    private var rateLimiter: RateLimiter?
+    /// Set while `run` performs, for the progress callback to ask whether the connection is up.
+    private var easy: CurlEasyHandle?
 
     init(request: HTTPRequest, body: BodySink, resumes: Bool, userAgent: String,
          progress: ((Int64, Int64?) -> Bool)? = nil) {
@@ -28,6 +32,8 @@ final class CurlTransfer {
         self.resumes = resumes
         self.userAgent = userAgent
         self.progress = progress
+        stallWatch = StallWatch(timeout: request.stallTimeout)
+        rateLimiter = request.maxBytesPerSecond.flatMap { $0 > 0 ? RateLimiter(bytesPerSecond: $0) : nil }
     }
 
     func run() throws(HTTPTransferError) -> HTTPResponseHead {
@@ -37,7 +43,9 @@ final class CurlTransfer {
         }
         let easy = try CurlEasyHandle()
         try configure(easy)
+        self.easy = easy
         let code = withExtendedLifetime(self) { easy.perform() }
+        self.easy = nil
         if let stopReason { throw stopReason }
         guard code == CURLE_OK else { throw failure(code, easy) }
         let status = headers.status
@@ -70,10 +78,13 @@ final class CurlTransfer {
         try easy.set(CURLOPT_USERAGENT, userAgent)
         try easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(request.connectTimeout)))
         // Under 1 byte/s for the stall timeout (whole seconds, at least one): a server gone silent.
+        // libcurl notices about five seconds late (see StallWatch), so this is only the backstop.
         try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
         try easy.set(CURLOPT_LOW_SPEED_TIME, max(1, (Self.milliseconds(request.stallTimeout) + 999) / 1000))
         if let rate = request.maxBytesPerSecond, rate > 0 { try easy.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate) }
-        if resumes, request.resumeFrom > 0 { try easy.set(CURLOPT_RESUME_FROM_LARGE, offset: request.resumeFrom) }
+        // `Range: bytes=N-` by hand, not CURLOPT_RESUME_FROM_LARGE: with that, libcurl fails a 200
+        // answer (CURLE_RANGE_ERROR) where the contract wants the whole file taken instead.
+        if resumes, request.resumeFrom > 0 { try easy.set(CURLOPT_RANGE, "\(request.resumeFrom)-") }
         try easy.setHeaders(try requestHeaders())
 
         let userdata = Unmanaged.passUnretained(self).toOpaque()
@@ -89,13 +100,12 @@ final class CurlTransfer {
             return transfer.receive(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
         })
         try easy.set(CURLOPT_WRITEDATA, pointer: userdata)
-        if progress != nil {
-            try easy.setProgress({ userdata, _, _, _, _ in
-                Unmanaged<CurlTransfer>.fromOpaque(userdata!).takeUnretainedValue().reportProgress() ? 0 : 1
-            })
-            try easy.set(CURLOPT_XFERINFODATA, pointer: userdata)
-            try easy.set(CURLOPT_NOPROGRESS, 0)
-        }
+        // Always on: the stall watch runs here, at least once a second, data or not.
+        try easy.setProgress({ userdata, _, received, _, _ in
+            Unmanaged<CurlTransfer>.fromOpaque(userdata!).takeUnretainedValue().tick(received: Int64(received)) ? 0 : 1
+        })
+        try easy.set(CURLOPT_XFERINFODATA, pointer: userdata)
+        try easy.set(CURLOPT_NOPROGRESS, 0)
     }
 
     static let maxRedirects = 5
@@ -135,11 +145,36 @@ final class CurlTransfer {
             }
             try body.write(bytes)
             bodyBytes += Int64(bytes.count)
-            return true
         } catch {
             stopReason = error
             return false
         }
+        return holdToRate(after: bytes.count)
+    }
+
+    /// Sleeps off what the rate limit asks, in slices of at most 100 ms with a progress report
+    /// between them, so a cancel is heard while waiting too.
+    private func holdToRate(after count: Int) -> Bool {
+        guard var delay = rateLimiter?.delay(after: count) else { return true }
+        while delay > .zero {
+            let slice = min(delay, .milliseconds(100))
+            Thread.sleep(forTimeInterval: Double(slice.components.attoseconds) / 1e18 + Double(slice.components.seconds))
+            delay -= slice
+            guard reportProgress() else { return false }
+        }
+        return true
+    }
+
+    /// libcurl's progress function: the stall watch, then the caller's progress.
+    private func tick(received: Int64) -> Bool {
+        let connected = (easy?.offset(CURLINFO_CONNECT_TIME_T) ?? 0) > 0
+        if stallWatch.isStalled(received: received, connected: connected) {
+            let milliseconds = Self.milliseconds(stallWatch.timeout)
+            let text = milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
+            stopReason = .network("no data for \(text) s: the server went silent")
+            return false
+        }
+        return reportProgress()
     }
 
     private func reportProgress() -> Bool {

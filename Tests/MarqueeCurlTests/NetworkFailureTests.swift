@@ -1,0 +1,95 @@
+import Foundation
+import MarqueeCore
+import MarqueeCurl
+import MarqueeTestSupport
+import Testing
+
+/// Servers that die, lie, go silent or crawl, and the client's own rate limit.
+@Suite struct NetworkFailureTests {
+    let fixture: CurlFixture
+    let server: LoopbackHTTPServer
+
+    init() throws {
+        fixture = try CurlFixture()
+        server = try LoopbackHTTPServer()
+    }
+
+    private func cleanUp() {
+        server.stop()
+        fixture.remove()
+    }
+
+    private func download(_ path: String, _ configure: (inout HTTPRequest) -> Void = { _ in }) -> HTTPTransferError? {
+        var request = CurlFixture.request(server.url(path))
+        configure(&request)
+        return CurlFixture.failure { () throws(HTTPTransferError) in try fixture.download(request, to: "out") }
+    }
+
+    @Test func aResetMidBodyIsANetworkOrTruncatedError() {
+        defer { cleanUp() }
+        server.setRoute("/reset", .resettingFile(CurlFixture.payload(200_000), contentType: "video/mp4", after: 20_000))
+        let error = download("/reset")
+        let cut: Bool = if case .truncated = error { true } else { false }
+        #expect(error?.isNetwork == true || cut, "\(String(describing: error))")
+        #expect(error?.isTransient == true)
+    }
+
+    @Test func aBodyShorterThanAnnouncedIsTruncated() {
+        defer { cleanUp() }
+        server.setRoute("/short", .misannouncedFile(CurlFixture.payload(8_000), contentType: "video/mp4", announced: 10_000))
+        #expect(download("/short") == .truncated(received: 8_000, expected: 10_000))
+    }
+
+    /// libcurl reads no further than the announced length: the rest never reaches the file (the
+    /// caller's digest then tells the file is not the one expected).
+    @Test func aBodyLongerThanAnnouncedStopsAtTheAnnouncedLength() throws {
+        defer { cleanUp() }
+        let data = CurlFixture.payload(10_000)
+        server.setRoute("/long", .misannouncedFile(data, contentType: "video/mp4", announced: 6_000))
+        let head = try fixture.download(CurlFixture.request(server.url("/long")), to: "out")
+        #expect(head.contentLength == 6_000)
+        #expect(fixture.contents("out") == data.prefix(6_000))
+    }
+
+    @Test func aServerGoneSilentIsAbandonedAfterTheStallTimeout() {
+        defer { cleanUp() }
+        server.setRoute("/silent", .stallingFile(CurlFixture.payload(50_000), contentType: "video/mp4", after: 10_000))
+        let (error, seconds) = CurlFixture.timed { download("/silent") { $0.stallTimeout = .seconds(1) } }
+        #expect(error?.isNetwork == true, "\(String(describing: error))")
+        #expect(seconds < 5)
+        #expect(fixture.contents("out").count == 10_000)
+    }
+
+    @Test func aRefusedConnectionIsANetworkError() throws {
+        defer { cleanUp() }
+        let port = try LoopbackHTTPServer.unusedPort()
+        let error = CurlFixture.failure { () throws(HTTPTransferError) in
+            try fixture.client.fetch(CurlFixture.request("http://127.0.0.1:\(port)/config.json"), maxBytes: 1_000)
+        }
+        #expect(error?.isNetwork == true, "\(String(describing: error))")
+    }
+
+    /// A 10 KB/s server and a 20 KB/s limit: the server's pace, not slower.
+    @Test func aLimitAboveTheServersPaceDoesNotSlowItFurther() throws {
+        defer { cleanUp() }
+        let data = CurlFixture.payload(20_000)
+        server.setRoute("/slow", .throttledFile(data, contentType: "video/mp4", bytesPerSecond: 10_000))
+        var request = CurlFixture.request(server.url("/slow"))
+        request.maxBytesPerSecond = 20_000
+        let (_, seconds) = try CurlFixture.timed { try fixture.download(request, to: "out") }
+        #expect(fixture.contents("out") == data)
+        #expect(seconds > 1.5 && seconds < 6, "took \(seconds) s")
+    }
+
+    /// 100 KB from a fast server at 50 KB/s at most: about 2 s, not a blink.
+    @Test func maxBytesPerSecondLimitsTheRate() throws {
+        defer { cleanUp() }
+        let data = CurlFixture.payload(100_000)
+        server.setRoute("/fast", .file(data, contentType: "video/mp4"))
+        var request = CurlFixture.request(server.url("/fast"))
+        request.maxBytesPerSecond = 50_000
+        let (_, seconds) = try CurlFixture.timed { try fixture.download(request, to: "out") }
+        #expect(fixture.contents("out") == data)
+        #expect(seconds >= 1.5 && seconds < 8, "took \(seconds) s")
+    }
+}
