@@ -37,8 +37,13 @@ final class FileBody: BodySink {
             }
             offset = resumeOffset
         }
-        // Anything past the offset (a longer partial file, or the whole old file on a 200) goes.
-        guard ftruncate(descriptor, off_t(offset)) == 0 else { throw Self.failure("cannot truncate \(path)", errno) }
+        // Anything past the offset (a longer partial file, or the whole old file on a 200) goes;
+        // nothing to cut, no call (a device such as /dev/full cannot be truncated).
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Self.failure("cannot stat \(path)", errno) }
+        if Int64(status.st_size) > offset, ftruncate(descriptor, off_t(offset)) != 0 {
+            throw Self.failure("cannot truncate \(path)", errno)
+        }
         guard lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
             throw Self.failure("cannot seek in \(path)", errno)
         }

@@ -32,6 +32,9 @@ import Testing
         let cut: Bool = if case .truncated = error { true } else { false }
         #expect(error?.isNetwork == true || cut, "\(String(describing: error))")
         #expect(error?.isTransient == true)
+        if case .network(let reason) = error {
+            #expect(reason.lowercased().contains("reset") && !reason.contains("\n"), "\(reason)")
+        }
     }
 
     @Test func aBodyShorterThanAnnouncedIsTruncated() {
@@ -60,13 +63,46 @@ import Testing
         #expect(fixture.contents("out").count == 10_000)
     }
 
+    @Test func aServerThatNeverAnswersIsAbandonedAfterTheStallTimeout() {
+        defer { cleanUp() }
+        server.setRoute("/hang", .stall)
+        let (error, seconds) = CurlFixture.timed { download("/hang") { $0.stallTimeout = .seconds(1) } }
+        #expect(error == .network("no data for 1 s: the server went silent"))
+        #expect(seconds < 5)
+    }
+
+    /// /dev/full answers every write with ENOSPC, as a full disk does.
+    @Test func aFullDiskIsAFileErrorNamingENOSPC() {
+        defer { cleanUp() }
+        server.setRoute("/clip", .file(CurlFixture.payload(20_000), contentType: "video/mp4"))
+        let error = CurlFixture.failure { () throws(HTTPTransferError) in
+            try fixture.client.download(CurlFixture.request(server.url("/clip")), appendingTo: "/dev/full") { _, _ in true }
+        }
+        #expect(error == .file("cannot write /dev/full: no space left on device (ENOSPC)"))
+        #expect(error?.isTransient == false)
+    }
+
+    @Test func aFolderThatIsNotThereIsAFileErrorBeforeConnecting() {
+        defer { cleanUp() }
+        let path = fixture.path("missing/clip.mp4")
+        let error = CurlFixture.failure { () throws(HTTPTransferError) in
+            try fixture.client.download(CurlFixture.request(server.url("/clip")), appendingTo: path) { _, _ in true }
+        }
+        #expect(error == .file("cannot open \(path): no such file or directory"))
+        #expect(server.requestedPaths.isEmpty)
+    }
+
     @Test func aRefusedConnectionIsANetworkError() throws {
         defer { cleanUp() }
         let port = try LoopbackHTTPServer.unusedPort()
         let error = CurlFixture.failure { () throws(HTTPTransferError) in
             try fixture.client.fetch(CurlFixture.request("http://127.0.0.1:\(port)/config.json"), maxBytes: 1_000)
         }
-        #expect(error?.isNetwork == true, "\(String(describing: error))")
+        guard case .network(let reason) = error else {
+            Issue.record("expected a network error, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.lowercased().contains("connect") && !reason.contains("\n"), "\(reason)")
     }
 
     /// A 10 KB/s server and a 20 KB/s limit: the server's pace, not slower.
