@@ -3,18 +3,35 @@ import MarqueeCore
 import MarqueeCurl
 import MarqueeTestSupport
 
-/// What the curl tests share: a client, bodies that differ at every offset, a scratch folder, and
-/// a way to get the error out of a call that should fail.
+/// What the curl tests share: a client, a loopback server, bodies that differ at every offset, a
+/// scratch folder, and a way to get the error out of a call that should fail. `stop()` when done.
 struct CurlFixture {
     let client = CurlHTTPClient()
+    let server: LoopbackHTTPServer
     let folder: URL
 
-    init() throws {
+    init(routes: [String: LoopbackHTTPServer.Route] = [:]) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-curl-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        server = try LoopbackHTTPServer(routes: routes)
     }
 
-    func remove() { try? FileManager.default.removeItem(at: folder) }
+    func stop() {
+        server.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A GET of `path` on the loopback server.
+    func request(_ path: String) -> HTTPRequest { Self.request(server.url(path)) }
+
+    /// The file `name` holding the first `count` bytes of `data`, as an interrupted download leaves
+    /// it, and the request that resumes it.
+    func resuming(_ path: String, into name: String, from count: Int, of data: Data) throws -> HTTPRequest {
+        try data.prefix(count).write(to: URL(fileURLWithPath: self.path(name)))
+        var request = request(path)
+        request.resumeFrom = Int64(count)
+        return request
+    }
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 

@@ -7,30 +7,19 @@ import Testing
 /// `download` into a file: whole, resumed (206), restarted (200), refused, with progress and cancel.
 @Suite struct DownloadTests {
     static let etag = "\"clip-1\""
-    let fixture: CurlFixture
     let clip = CurlFixture.payload(64_000)
-    let server: LoopbackHTTPServer
+    let fixture: CurlFixture
+    var server: LoopbackHTTPServer { fixture.server }
 
     init() throws {
-        fixture = try CurlFixture()
-        server = try LoopbackHTTPServer(routes: [
+        fixture = try CurlFixture(routes: [
             "/clip.mp4": .taggedFile(clip, contentType: "video/mp4", etag: Self.etag, lastModified: "Mon, 02 Nov 2026 10:00:00 GMT"),
         ])
     }
 
-    private func cleanUp() {
-        server.stop()
-        fixture.remove()
-    }
-
-    /// The file holding the first `count` bytes of `data`, as an interrupted download leaves it.
-    private func partial(_ name: String, _ data: Data, _ count: Int) throws {
-        try data.prefix(count).write(to: URL(fileURLWithPath: fixture.path(name)))
-    }
-
     @Test func aNewFileGetsTheWholeBody() throws {
-        defer { cleanUp() }
-        let head = try fixture.download(CurlFixture.request(server.url("/clip.mp4")), to: "clip.mp4")
+        defer { fixture.stop() }
+        let head = try fixture.download(fixture.request("/clip.mp4"), to: "clip.mp4")
         #expect(head.status == 200)
         #expect(head.resumedFrom == 0)
         #expect(head.etag == Self.etag)
@@ -38,10 +27,8 @@ import Testing
     }
 
     @Test func aResumeIsA206AppendedAfterThePartialFile() throws {
-        defer { cleanUp() }
-        try partial("clip.mp4", clip, 25_000)
-        var request = CurlFixture.request(server.url("/clip.mp4"))
-        request.resumeFrom = 25_000
+        defer { fixture.stop() }
+        var request = try fixture.resuming("/clip.mp4", into: "clip.mp4", from: 25_000, of: clip)
         request.ifRange = Self.etag
         let head = try fixture.download(request, to: "clip.mp4")
         #expect(head.status == 206)
@@ -51,11 +38,11 @@ import Testing
     }
 
     @Test func aServerIgnoringRangesAnswers200AndTheFileStartsOver() throws {
-        defer { cleanUp() }
+        defer { fixture.stop() }
         server.setRoute("/simple.mp4", .file(clip, contentType: "video/mp4", honoursRanges: false))
         // Bytes that are not the clip's: a 200 must not be appended after them.
         try Data(repeating: 0xEE, count: 10_000).write(to: URL(fileURLWithPath: fixture.path("simple.mp4")))
-        var request = CurlFixture.request(server.url("/simple.mp4"))
+        var request = fixture.request("/simple.mp4")
         request.resumeFrom = 10_000
         let head = try fixture.download(request, to: "simple.mp4")
         #expect(head.status == 200)
@@ -64,12 +51,10 @@ import Testing
     }
 
     @Test func anIfRangeWithAChangedETagBringsTheWholeNewFile() throws {
-        defer { cleanUp() }
+        defer { fixture.stop() }
         let newClip = CurlFixture.payload(50_000, seed: 0x5A)
-        try partial("clip.mp4", clip, 30_000)
+        var request = try fixture.resuming("/clip.mp4", into: "clip.mp4", from: 30_000, of: clip)
         server.setRoute("/clip.mp4", .taggedFile(newClip, contentType: "video/mp4", etag: "\"clip-2\"", lastModified: "Tue, 03 Nov 2026 10:00:00 GMT"))
-        var request = CurlFixture.request(server.url("/clip.mp4"))
-        request.resumeFrom = 30_000
         request.ifRange = Self.etag
         let head = try fixture.download(request, to: "clip.mp4")
         #expect(head.status == 200)
@@ -79,39 +64,37 @@ import Testing
     }
 
     @Test func aNotModifiedDownloadLeavesTheFileAlone() throws {
-        defer { cleanUp() }
-        try partial("clip.mp4", clip, clip.count)
-        var request = CurlFixture.request(server.url("/clip.mp4"))
+        defer { fixture.stop() }
+        try clip.write(to: URL(fileURLWithPath: fixture.path("clip.mp4")))
+        var request = fixture.request("/clip.mp4")
         request.ifNoneMatch = Self.etag
         #expect(try fixture.download(request, to: "clip.mp4").isNotModified)
         #expect(fixture.contents("clip.mp4") == clip)
     }
 
     @Test func anErrorStatusKeepsThePartialFileAsItWas() throws {
-        defer { cleanUp() }
-        try partial("gone.mp4", clip, 12_000)
-        var request = CurlFixture.request(server.url("/gone.mp4"))
-        request.resumeFrom = 12_000
+        defer { fixture.stop() }
+        let request = try fixture.resuming("/gone.mp4", into: "gone.mp4", from: 12_000, of: clip)
         #expect(CurlFixture.failure { () throws(HTTPTransferError) in try fixture.download(request, to: "gone.mp4") } == .status(404))
         #expect(fixture.contents("gone.mp4") == clip.prefix(12_000))
     }
 
     @Test func aRedirectToFileWritesNothing() {
-        defer { cleanUp() }
+        defer { fixture.stop() }
         server.setRoute("/evil.mp4", .redirect(to: "file:///etc/passwd"))
         let error = CurlFixture.failure { () throws(HTTPTransferError) in
-            try fixture.download(CurlFixture.request(server.url("/evil.mp4")), to: "evil.mp4")
+            try fixture.download(fixture.request("/evil.mp4"), to: "evil.mp4")
         }
         #expect(error == .refused("redirect to file: refused; only http and https are followed"))
         #expect(fixture.contents("evil.mp4").isEmpty)
     }
 
     @Test func progressComesWithGrowingCountsAtMostEvery100Milliseconds() throws {
-        defer { cleanUp() }
+        defer { fixture.stop() }
         let slow = CurlFixture.payload(30_000)
         server.setRoute("/slow.mp4", .throttledFile(slow, contentType: "video/mp4", bytesPerSecond: 30_000))
         var reports: [(bytes: Int64, total: Int64?, at: ContinuousClock.Instant)] = []
-        _ = try fixture.client.download(CurlFixture.request(server.url("/slow.mp4")), appendingTo: fixture.path("slow.mp4")) { bytes, total in
+        _ = try fixture.client.download(fixture.request("/slow.mp4"), appendingTo: fixture.path("slow.mp4")) { bytes, total in
             reports.append((bytes, total, .now))
             return true
         }
@@ -124,12 +107,12 @@ import Testing
     }
 
     @Test func returningFalseFromProgressCancels() throws {
-        defer { cleanUp() }
+        defer { fixture.stop() }
         let slow = CurlFixture.payload(100_000)
         server.setRoute("/slow.mp4", .throttledFile(slow, contentType: "video/mp4", bytesPerSecond: 20_000))
         let (error, seconds) = CurlFixture.timed {
             CurlFixture.failure { () throws(HTTPTransferError) in
-                try fixture.client.download(CurlFixture.request(server.url("/slow.mp4")), appendingTo: fixture.path("slow.mp4")) { bytes, _ in
+                try fixture.client.download(fixture.request("/slow.mp4"), appendingTo: fixture.path("slow.mp4")) { bytes, _ in
                     bytes < 4_000
                 }
             }

@@ -8,13 +8,12 @@ import Testing
 @Suite struct FetchTests {
     static let etag = "\"v1\""
     static let lastModified = "Wed, 21 Oct 2026 07:28:00 GMT"
-    let fixture: CurlFixture
     let body = CurlFixture.payload(5_000)
-    let server: LoopbackHTTPServer
+    let fixture: CurlFixture
+    var server: LoopbackHTTPServer { fixture.server }
 
     init() throws {
-        fixture = try CurlFixture()
-        server = try LoopbackHTTPServer(routes: [
+        fixture = try CurlFixture(routes: [
             "/config.json": .taggedFile(body, contentType: "application/json", etag: Self.etag, lastModified: Self.lastModified),
         ])
     }
@@ -24,8 +23,8 @@ import Testing
     }
 
     @Test func a200BringsTheBodyAndItsValidators() throws {
-        defer { server.stop() }
-        let response = try fetch(CurlFixture.request(server.url("/config.json")))
+        defer { fixture.stop() }
+        let response = try fetch(fixture.request("/config.json"))
         #expect(response.head.status == 200)
         #expect(response.body == body)
         #expect(response.head.etag == Self.etag)
@@ -35,8 +34,8 @@ import Testing
     }
 
     @Test func aMatchingETagIsA304NotAnError() throws {
-        defer { server.stop() }
-        var request = CurlFixture.request(server.url("/config.json"))
+        defer { fixture.stop() }
+        var request = fixture.request("/config.json")
         request.ifNoneMatch = Self.etag
         let response = try fetch(request)
         #expect(response.head.isNotModified)
@@ -45,17 +44,17 @@ import Testing
     }
 
     @Test func aMatchingLastModifiedIsA304() throws {
-        defer { server.stop() }
-        var request = CurlFixture.request(server.url("/config.json"))
+        defer { fixture.stop() }
+        var request = fixture.request("/config.json")
         request.ifModifiedSince = Self.lastModified
         #expect(try fetch(request).head.status == 304)
     }
 
     @Test func aChangedETagBringsTheNewBody() throws {
-        defer { server.stop() }
+        defer { fixture.stop() }
         let changed = CurlFixture.payload(6_000, seed: 7)
         server.setRoute("/config.json", .taggedFile(changed, contentType: "application/json", etag: "\"v2\"", lastModified: Self.lastModified))
-        var request = CurlFixture.request(server.url("/config.json"))
+        var request = fixture.request("/config.json")
         request.ifNoneMatch = Self.etag
         let response = try fetch(request)
         #expect(response.head.status == 200)
@@ -64,33 +63,33 @@ import Testing
     }
 
     @Test func a500IsAStatusErrorWorthARetry() {
-        defer { server.stop() }
+        defer { fixture.stop() }
         server.setRoute("/broken", .status(500))
-        let error = CurlFixture.failure { () throws(HTTPTransferError) in try fetch(CurlFixture.request(server.url("/broken"))) }
+        let error = CurlFixture.failure { () throws(HTTPTransferError) in try fetch(fixture.request("/broken")) }
         #expect(error == .status(500))
         #expect(error?.isTransient == true)
-        #expect(CurlFixture.failure { () throws(HTTPTransferError) in try fetch(CurlFixture.request(server.url("/missing"))) } == .status(404))
+        #expect(CurlFixture.failure { () throws(HTTPTransferError) in try fetch(fixture.request("/missing")) } == .status(404))
     }
 
     @Test func aBodyOverMaxBytesIsTooLarge() {
-        defer { server.stop() }
+        defer { fixture.stop() }
         let error = CurlFixture.failure { () throws(HTTPTransferError) in
-            try fetch(CurlFixture.request(server.url("/config.json")), maxBytes: 1_000)
+            try fetch(fixture.request("/config.json"), maxBytes: 1_000)
         }
         #expect(error == .tooLarge(1_000))
         // Without a Content-Length to refuse up front, the count of bytes received stops it.
         server.setRoute("/unannounced", .misannouncedFile(body, contentType: "text/plain", announced: nil))
         let unannounced = CurlFixture.failure { () throws(HTTPTransferError) in
-            try fetch(CurlFixture.request(server.url("/unannounced")), maxBytes: 1_000)
+            try fetch(fixture.request("/unannounced"), maxBytes: 1_000)
         }
         #expect(unannounced == .tooLarge(1_000))
     }
 
     @Test func basicCredentialsAreSentAndA401NeverShowsThePassword() throws {
-        defer { server.stop() }
+        defer { fixture.stop() }
         let password = "s3cret-Pa55"
         server.setRoute("/private.json", .basicAuth(user: "kiosk", password: password, route: .file(body, contentType: "application/json")))
-        var request = CurlFixture.request(server.url("/private.json"))
+        var request = fixture.request("/private.json")
         request.security.credentials = HTTPCredentials(user: "kiosk", password: password)
         #expect(try fetch(request).body == body)
 
@@ -102,9 +101,9 @@ import Testing
     }
 
     @Test func threeRedirectsAreFollowed() throws {
-        defer { server.stop() }
+        defer { fixture.stop() }
         Self.chain(on: server, hops: 3, to: "/config.json")
-        let response = try fetch(CurlFixture.request(server.url("/hop1")))
+        let response = try fetch(fixture.request("/hop1"))
         #expect(response.body == body)
         #expect(response.head.etag == Self.etag)
         #expect(response.head.effectiveURL.path == "/config.json")
@@ -112,22 +111,22 @@ import Testing
     }
 
     @Test func sixRedirectsAreRefused() {
-        defer { server.stop() }
+        defer { fixture.stop() }
         Self.chain(on: server, hops: 6, to: "/config.json")
-        let error = CurlFixture.failure { () throws(HTTPTransferError) in try fetch(CurlFixture.request(server.url("/hop1"))) }
+        let error = CurlFixture.failure { () throws(HTTPTransferError) in try fetch(fixture.request("/hop1")) }
         #expect(error == .refused("more than 5 redirects"))
         #expect(!server.requestedPaths.contains("/config.json"))
     }
 
     @Test func aRedirectToFileIsRefusedAndNotRead() {
-        defer { server.stop() }
+        defer { fixture.stop() }
         server.setRoute("/evil", .redirect(to: "file:///etc/passwd"))
-        let error = CurlFixture.failure { () throws(HTTPTransferError) in try fetch(CurlFixture.request(server.url("/evil"))) }
+        let error = CurlFixture.failure { () throws(HTTPTransferError) in try fetch(fixture.request("/evil")) }
         #expect(error == .refused("redirect to file: refused; only http and https are followed"))
     }
 
     @Test func aURLThatIsNotHTTPIsRefusedBeforeAnythingHappens() {
-        defer { server.stop() }
+        defer { fixture.stop() }
         for url in ["file:///etc/passwd", "ftp://127.0.0.1:\(server.port)/config.json"] {
             let error = CurlFixture.failure { () throws(HTTPTransferError) in try fetch(CurlFixture.request(url)) }
             #expect(error?.isRefused == true, "\(url): \(String(describing: error))")
