@@ -81,7 +81,12 @@ final class CurlTransfer {
         // libcurl notices about five seconds late (see StallWatch), so this is only the backstop.
         try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
         try easy.set(CURLOPT_LOW_SPEED_TIME, max(1, (Self.milliseconds(request.stallTimeout) + 999) / 1000))
-        if let rate = request.maxBytesPerSecond, rate > 0 { try easy.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate) }
+        if let rate = request.maxBytesPerSecond, rate > 0 {
+            try easy.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate)
+            // Reads of a quarter second's worth at most (libcurl's floor is 1 KB), so the rate
+            // limiter's pauses are short and even rather than one long wait per 16 KB read.
+            if rate < 64 * 1024 { try easy.set(CURLOPT_BUFFERSIZE, Int(max(1024, rate / 4))) }
+        }
         // `Range: bytes=N-` by hand, not CURLOPT_RESUME_FROM_LARGE: with that, libcurl fails a 200
         // answer (CURLE_RANGE_ERROR) where the contract wants the whole file taken instead.
         if resumes, request.resumeFrom > 0 { try easy.set(CURLOPT_RANGE, "\(request.resumeFrom)-") }

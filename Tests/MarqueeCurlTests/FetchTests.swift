@@ -118,11 +118,16 @@ import Testing
         #expect(!server.requestedPaths.contains("/config.json"))
     }
 
-    @Test func aRedirectToFileIsRefusedAndNotRead() {
+    /// file: is outside libcurl's default redirect protocols anyway; ftp: is inside them, so its
+    /// refusal shows the http,https whitelist at work (without it this redirect is followed).
+    @Test func aRedirectToFileOrFTPIsRefusedAndNotRead() {
         defer { fixture.stop() }
-        server.setRoute("/evil", .redirect(to: "file:///etc/passwd"))
-        let error = CurlFixture.failure { () throws(HTTPTransferError) in try fetch(fixture.request("/evil")) }
-        #expect(error == .refused("redirect to file: refused; only http and https are followed"))
+        for (target, scheme) in [("file:///etc/passwd", "file"), ("ftp://127.0.0.1:\(server.port)/config.json", "ftp")] {
+            server.setRoute("/evil", .redirect(to: target))
+            let error = CurlFixture.failure { () throws(HTTPTransferError) in try fetch(fixture.request("/evil")) }
+            #expect(error == .refused("redirect to \(scheme): refused; only http and https are followed"))
+        }
+        #expect(server.requestedPaths == ["/evil", "/evil"])
     }
 
     @Test func aURLThatIsNotHTTPIsRefusedBeforeAnythingHappens() {
