@@ -69,6 +69,7 @@ public final class LoopbackHTTPServer: Sendable {
     private struct State {
         var routes: [String: Route]
         var requestedPaths: [String] = []
+        var requests: [RecordedRequest] = []
         var connections: Set<Int32> = []
         var stopped = false
     }
@@ -119,6 +120,15 @@ public final class LoopbackHTTPServer: Sendable {
     /// Every request path so far, in arrival order.
     public var requestedPaths: [String] { state.withLock { $0.requestedPaths } }
 
+    /// Every request so far, in order, with its headers by lower-cased name.
+    public var requests: [RecordedRequest] { state.withLock { $0.requests } }
+
+    /// A request as the server saw it: what a test checks conditional and range headers in.
+    public struct RecordedRequest: Sendable {
+        public let path: String
+        public let headers: [String: String]
+    }
+
     /// Closes the listener and every open connection (which ends stalled ones).
     public func stop() {
         let connections = state.withLock { state -> Set<Int32> in
@@ -161,6 +171,7 @@ public final class LoopbackHTTPServer: Sendable {
         guard let request = readRequest(connection) else { return }
         let route = state.withLock { state -> Route? in
             state.requestedPaths.append(request.path)
+            state.requests.append(RecordedRequest(path: request.path, headers: request.headers))
             return state.routes[request.path]
         }
         respond(to: request, with: route, on: connection)
