@@ -62,6 +62,9 @@ let package = Package(
         // The control socket (one JSON object per line) and its command vocabulary: a transport
         // over the player's one command path; imports no C module.
         .target(name: "MarqueeControl", dependencies: ["MarqueeCore", "MarqueePlayer"]),
+        // The media cache for fleet mode: verified, content-addressed files and the downloads that
+        // fill it, over the HTTPTransferring and FileDigesting ports; imports no C module.
+        .target(name: "MarqueeFleet", dependencies: ["MarqueeCore"]),
         .executableTarget(name: "marquee", dependencies: [
             "MarqueeCore",
             "MarqueeConfig",
@@ -72,6 +75,7 @@ let package = Package(
             "MarqueeCEC",
             "MarqueePlayer",
             "MarqueeControl",
+            "MarqueeFleet",
             "MarqueeMQTT",
             "MarqueeHarfBuzz",
             "MarqueeFreeType",
@@ -97,6 +101,8 @@ let package = Package(
         .testTarget(name: "MarqueeCurlTests", dependencies: ["MarqueeCurl", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "MarqueePlayer", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "MarqueePlayer", "MarqueeMedia", "MarqueeCore"]),
+        // The cache against a loopback HTTP server (a test stand-in client) and libavutil's SHA-256.
+        .testTarget(name: "MarqueeFleetTests", dependencies: ["MarqueeFleet", "MarqueeCore", "MarqueeMedia", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeControl", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeTextTests", dependencies: ["MarqueeHarfBuzz", "MarqueeFreeType", "MarqueeFriBidi", "MarqueeMedia", "MarqueePlayer", "MarqueeCore"]),
         // Not a test: prints how long blending an OSD-sized overlay into a 1080p buffer takes.

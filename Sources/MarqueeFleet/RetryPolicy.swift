@@ -1,0 +1,28 @@
+/// When a failed download is tried again: exponential back-off with jitter, so a fleet of screens
+/// that lost the same server does not hammer it in step when it comes back.
+public struct RetryPolicy: Sendable, Equatable {
+    /// The first delay; it doubles with each failure in a row. Tests make it milliseconds.
+    public var base: Duration
+    /// The longest delay.
+    public var cap: Duration
+    /// Each delay is scaled by a random factor in 1 ± jitter.
+    public var jitter: Double
+    /// A failure that will answer the same next time (404, a refused redirect, a sha256 mismatch
+    /// of a fresh download) fails the item for good after this many attempts. Transient ones
+    /// (network, 5xx, a cut body) are retried for as long as the item is wanted.
+    public var permanentAttempts: Int
+
+    public init(base: Duration = .seconds(1), cap: Duration = .seconds(300), jitter: Double = 0.2, permanentAttempts: Int = 3) {
+        self.base = base
+        self.cap = cap
+        self.jitter = jitter
+        self.permanentAttempts = permanentAttempts
+    }
+
+    /// The wait after the `failures`-th failure in a row (1 → base). `random` is in 0..<1.
+    public func delay(afterFailures failures: Int, random: Double) -> Duration {
+        let doublings = min(max(failures - 1, 0), 30)
+        let unjittered = min(base * (1 << doublings), cap)
+        return unjittered * (1 + jitter * (2 * random - 1))
+    }
+}

@@ -1,0 +1,43 @@
+import CFFmpeg
+import Foundation
+import MarqueeCore
+
+/// SHA-256 of a file with libavutil's `av_sha` (already linked for playback: no second crypto
+/// library on the device). The media cache names and verifies its files by it.
+public struct FileSHA256: FileDigesting {
+    /// Read size: a multi-gigabyte clip is a few thousand reads, and the buffer stays small next to
+    /// the player's frames.
+    static let chunkBytes = 1 << 20
+
+    public init() {}
+
+    public func sha256(ofFileAt path: String) throws -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw DigestError("sha256: cannot open \(path): \(Self.reason(errno))") }
+        defer { close(descriptor) }
+        guard let context = av_sha_alloc() else { throw DigestError("sha256: av_sha_alloc failed (out of memory)") }
+        defer { av_free(UnsafeMutableRawPointer(context)) }
+        guard av_sha_init(context, 256) == 0 else { throw DigestError("sha256: av_sha_init(256) failed") }
+        var buffer = [UInt8](repeating: 0, count: Self.chunkBytes)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw DigestError("sha256: cannot read \(path): \(Self.reason(errno))")
+            }
+            av_sha_update(context, buffer, count)
+        }
+        var digest = [UInt8](repeating: 0, count: 32)
+        av_sha_final(context, &digest)
+        return digest.map { String(format: "%02x", $0) }.joined()
+    }
+
+    private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// Why a file could not be digested, as one line.
+    public struct DigestError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import MarqueeCore
+@testable import MarqueeFleet
+import MarqueeTestSupport
+import Testing
+
+/// Items that cannot be cached fail for good, with one line, and hold back nothing else.
+@Suite struct CacheFillerFailureTests {
+    @Test func aHashMismatchFailsForGoodAndNeverBecomesAMediaFile() throws {
+        let body = CacheFixture.bytes(30_000, seed: 51)
+        let server = try LoopbackHTTPServer(routes: ["/a.mp4": .file(body, contentType: "video/mp4")])
+        defer { server.stop() }
+        let fixture = CacheFixture()
+        let filler = CacheFiller(cache: try fixture.cache(), transport: SocketHTTPStandIn(),
+                                 options: .init(retry: CacheFillerTests.fastRetry), log: fixture.log)
+        defer { filler.stop() }
+        let recorder = FillRecorder()
+        let url = try #require(URL(string: server.url("/a.mp4")))
+        let wrong = String(repeating: "0", count: 64)
+
+        filler.fill([CacheWant(url: url, sha256: wrong)], handlers: recorder.handlers)
+
+        let expected = "cache: \(url.absoluteString): sha256 mismatch: got \(CacheFixture.sha256(of: body)), expected \(wrong)"
+        #expect(recorder.settled() == [url: .failed(expected)])
+        #expect(fixture.mediaFiles.isEmpty)
+        #expect(!fixture.partialFiles.contains { $0.hasSuffix(".part") })
+        #expect(server.requestedPaths == ["/a.mp4", "/a.mp4"])  // permanentAttempts: 2
+        #expect(fixture.logged.last == expected)
+    }
+
+    @Test func notFoundFailsForGoodWithoutHoldingBackTheOthers() throws {
+        let server = try LoopbackHTTPServer(routes: [
+            "/b.mp4": .file(CacheFixture.bytes(20_000, seed: 52), contentType: "video/mp4"),
+            "/c.jpg": .file(CacheFixture.bytes(20_000, seed: 53), contentType: "image/jpeg"),
+        ])
+        defer { server.stop() }
+        let fixture = CacheFixture()
+        let filler = CacheFiller(cache: try fixture.cache(), transport: SocketHTTPStandIn(),
+                                 options: .init(concurrency: 1, retry: RetryPolicy(base: .milliseconds(300), permanentAttempts: 2)),
+                                 log: fixture.log)
+        defer { filler.stop() }
+        let recorder = FillRecorder()
+        let port = server.port
+        let missing = try #require(URL(string: "http://kiosk:s3cret@127.0.0.1:\(port)/missing.mp4"))
+        let others = ["/b.mp4", "/c.jpg"].map { URL(string: server.url($0))! }
+
+        filler.fill([CacheWant(url: missing)] + others.map { CacheWant(url: $0) }, handlers: recorder.handlers)
+
+        let results = try #require(recorder.settled())
+        #expect(results[missing] == .failed("cache: http://kiosk:***@127.0.0.1:\(port)/missing.mp4: HTTP 404"))
+        #expect(others.allSatisfy { results[$0]?.path != nil })
+        // The others were cached while the 404 waited for its retry, not after it.
+        let order = recorder.events.items.map(\.0)
+        #expect(order == others + [missing])
+        #expect(!fixture.logged.joined().contains("s3cret"))
+    }
+
+    @Test func aSizeOtherThanAnnouncedIsAFailure() throws {
+        let fixture = CacheFixture()
+        let url = try #require(URL(string: "http://127.0.0.1:9/short.mp4"))
+        let body = CacheFixture.bytes(1_000, seed: 54)
+        let transport = ScriptedTransfer(real: SocketHTTPStandIn(), script: [
+            url: [.succeed(body: body, announced: 1_200), .succeed(body: body, announced: 1_200)],
+        ])
+        let filler = CacheFiller(cache: try fixture.cache(), transport: transport,
+                                 options: .init(retry: CacheFillerTests.fastRetry), log: fixture.log)
+        defer { filler.stop() }
+        let recorder = FillRecorder()
+
+        filler.fill([CacheWant(url: url)], handlers: recorder.handlers)
+
+        #expect(recorder.settled() == [url: .failed("cache: \(url.absoluteString): size 1000, expected 1200")])
+        #expect(fixture.mediaFiles.isEmpty)
+    }
+
+    @Test func aFullDiskEvictsUnreferencedFilesAndRetriesOnce() throws {
+        let body = CacheFixture.bytes(20_000, seed: 55)
+        let server = try LoopbackHTTPServer(routes: ["/a.mp4": .file(body, contentType: "video/mp4")])
+        defer { server.stop() }
+        let fixture = CacheFixture()
+        let cache = try fixture.cache()
+        let stale = try #require(URL(string: "https://cms.example.net/stale.mp4"))
+        let playing = try #require(URL(string: "https://cms.example.net/playing.mp4"))
+        for (index, old) in [stale, playing].enumerated() {
+            try fixture.writePart(CacheFixture.bytes(5_000, seed: UInt64(60 + index)), for: old, in: cache)
+            _ = try cache.store(downloadOf: old, head: HTTPResponseHead(status: 200, effectiveURL: old), expectedSHA256: nil)
+        }
+        let url = try #require(URL(string: server.url("/a.mp4")))
+        let transport = ScriptedTransfer(real: SocketHTTPStandIn(), script: [
+            url: [.fail(.file("write /var/cache/marquee/partial/x.part: No space left on device"))],
+        ])
+        let filler = CacheFiller(cache: cache, transport: transport, options: .init(retry: CacheFillerTests.fastRetry), log: fixture.log)
+        defer { filler.stop() }
+        let recorder = FillRecorder()
+
+        filler.fill([CacheWant(url: url)], keeping: [playing], handlers: recorder.handlers)
+
+        #expect(recorder.settled()?[url]?.path != nil)
+        #expect(transport.callCount[url] == 2)
+        #expect(cache.entry(for: stale) == nil)
+        #expect(cache.cachedFile(for: playing) != nil)  // what the screen shows stays
+        #expect(fixture.mediaFiles.count == 2)
+    }
+
+    @Test func aDiskThatStaysFullFailsThatItemAndGoesOn() throws {
+        let server = try LoopbackHTTPServer(routes: ["/b.mp4": .file(CacheFixture.bytes(20_000, seed: 56), contentType: "video/mp4")])
+        defer { server.stop() }
+        let fixture = CacheFixture()
+        let full = try #require(URL(string: server.url("/a.mp4")))
+        let fine = try #require(URL(string: server.url("/b.mp4")))
+        let enospc = HTTPTransferError.file("write: No space left on device")
+        let transport = ScriptedTransfer(real: SocketHTTPStandIn(), script: [full: [.fail(enospc), .fail(enospc)]])
+        let filler = CacheFiller(cache: try fixture.cache(), transport: transport,
+                                 options: .init(concurrency: 1, retry: CacheFillerTests.fastRetry), log: fixture.log)
+        defer { filler.stop() }
+        let recorder = FillRecorder()
+
+        filler.fill([CacheWant(url: full), CacheWant(url: fine)], handlers: recorder.handlers)
+
+        let results = try #require(recorder.settled())
+        #expect(results[full] == .failed("cache: \(fixture.directory) is full (no space left on device); \(full.absoluteString) not cached"))
+        #expect(results[fine]?.path != nil)
+        #expect(transport.callCount[full] == 2)
+    }
+
+    @Test func stopCancelsARunningDownloadPromptly() throws {
+        let server = try LoopbackHTTPServer(routes: ["/stall.mp4": .stall])
+        defer { server.stop() }
+        let fixture = CacheFixture()
+        let transport = SocketHTTPStandIn()
+        let filler = CacheFiller(cache: try fixture.cache(), transport: transport, log: fixture.log)
+        let recorder = FillRecorder()
+        filler.fill([CacheWant(url: URL(string: server.url("/stall.mp4"))!)], handlers: recorder.handlers)
+        #expect(eventually { transport.inFlight == 1 })
+
+        let started = ContinuousClock.now
+        #expect(filler.stop(waitingUpTo: .seconds(2)))
+        #expect(ContinuousClock.now - started < .milliseconds(500))
+        #expect(transport.outcomes.map(\.error) == [.cancelled])
+        #expect(recorder.events.items.isEmpty)
+    }
+}
