@@ -2,7 +2,7 @@ import CFFmpeg
 import Foundation
 import MarqueeCore
 
-/// SHA-256 of a file with libavutil's `av_sha` (already linked for playback: no second crypto
+/// SHA-256 of a file (or of bytes) with libavutil's `av_sha` (already linked for playback: no second crypto
 /// library on the device). The media cache names and verifies its files by it.
 public struct FileSHA256: FileDigesting {
     /// Read size: a multi-gigabyte clip is a few thousand reads, and the buffer stays small next to
@@ -28,6 +28,17 @@ public struct FileSHA256: FileDigesting {
             }
             av_sha_update(context, buffer, count)
         }
+        var digest = [UInt8](repeating: 0, count: 32)
+        av_sha_final(context, &digest)
+        return digest.map { String(format: "%02x", $0) }.joined()
+    }
+
+    public func sha256(of bytes: [UInt8]) -> String {
+        // av_sha_alloc fails only without memory, where nothing else would run either.
+        guard let context = av_sha_alloc() else { fatalError("av_sha_alloc: out of memory") }
+        defer { av_free(UnsafeMutableRawPointer(context)) }
+        av_sha_init(context, 256)
+        av_sha_update(context, bytes, bytes.count)
         var digest = [UInt8](repeating: 0, count: 32)
         av_sha_final(context, &digest)
         return digest.map { String(format: "%02x", $0) }.joined()

@@ -142,7 +142,7 @@ import Testing
                 - url: media/one.mp4
                   sha256: \(one.sha256)
                 - url: media/lying.mp4
-                  sha256: \(two.sha256)
+                  sha256: \(fixture.clips["four"]!.sha256)
                 - url: media/passwd.mp4
                 - url: media/two.mp4
                   sha256: \(two.sha256)
