@@ -31,6 +31,9 @@ final class CachedPlanStage: @unchecked Sendable {
     private var inUse: [Set<URL>] = []
     /// Under `lock`: tells the player's status card how the downloads go while nothing plays.
     private var note: (@Sendable (String?) -> Void)?
+    /// Under `lock`: the url of the item on screen. It may be from a playlist several changes
+    /// old (an item plays to its end however often the playlist changes meanwhile): never evicted.
+    private var playing: (@Sendable () -> String?)?
 
     init(cache: MediaCache, filler: CacheFiller, security: @escaping @Sendable (URL) -> HTTPSecurity,
          post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) {
@@ -41,8 +44,11 @@ final class CachedPlanStage: @unchecked Sendable {
         self.logger = logger
     }
 
-    func attach(note: @escaping @Sendable (String?) -> Void) {
-        lock.withLock { self.note = note }
+    func attach(note: @escaping @Sendable (String?) -> Void, playing: @escaping @Sendable () -> String?) {
+        lock.withLock {
+            self.note = note
+            self.playing = playing
+        }
     }
 
     /// Downloads what `plan` needs, then hands it to `deliver`; returns at once.
@@ -105,7 +111,9 @@ final class CachedPlanStage: @unchecked Sendable {
         }
         deliver(plan.readingCachedCopies(results))
         // Room is made only now: what the new playlist and the one it replaces name stays.
-        let keeping = lock.withLock { inUse.reduce(into: Set<URL>()) { $0.formUnion($1) } }
+        // A newer plan's downloads may have begun meanwhile: their part files stay too.
+        var (keeping, playing) = lock.withLock { (inUse.reduce(into: Set(wanted)) { $0.formUnion($1) }, self.playing) }
+        if let url = playing?().flatMap(URL.init(string:)) { keeping.insert(url) }
         let eviction = cache.evict(keeping: keeping)
         if !eviction.removedFiles.isEmpty {
             logger.info("cache: evicted \(eviction.removedFiles.count) file\(eviction.removedFiles.count == 1 ? "" : "s") no playlist names (\(eviction.freedBytes) bytes)")

@@ -137,7 +137,7 @@ final class PlaybackSession {
         reloader?.attach(player, stage: fleet?.stage, fetchNow: fetchNow)
         if let stage = fleet?.stage {
             let note: @Sendable (String?) -> Void = { [weak player] text in player?.setContentNote(text) }
-            stage.attach(note: note)
+            stage.attach(note: note, playing: { [weak player] in player?.status().playback.itemURL })
         }
         // Changes to the config are the `reload` command too, from source `file`.
         watcher = plan.configPath.map { path in
