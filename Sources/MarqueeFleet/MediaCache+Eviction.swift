@@ -71,7 +71,7 @@ extension MediaCache {
     /// For each media file name: whether a referenced URL names it, and when it was last used.
     private func fileUsage(_ index: MediaCacheIndex, referenced: Set<URL>)
         -> (protected: Set<String>, lastUsed: [String: Date], fileName: [String: String]) {
-        let referencedKeys = Set(referenced.map(\.absoluteString))
+        let referencedKeys = Set(referenced.map(CacheNaming.indexKey(for:)))
         var protected = Set<String>()
         var lastUsed = [String: Date]()
         var fileName = [String: String]()
