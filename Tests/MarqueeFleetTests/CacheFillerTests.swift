@@ -15,7 +15,7 @@ import Testing
         defer { server.stop() }
         let fixture = CacheFixture()
         let cache = try fixture.cache()
-        let filler = CacheFiller(cache: cache, transport: SocketHTTPStandIn(), options: .init(retry: Self.fastRetry), log: fixture.log)
+        let filler = CacheFiller(cache: cache, transport: RecordingTransfer(), options: .init(retry: Self.fastRetry), log: fixture.log)
         defer { filler.stop() }
         let recorder = FillRecorder()
         let url = try #require(URL(string: server.url("/clip.mp4")))
@@ -37,12 +37,35 @@ import Testing
         #expect(server.requestedPaths.count == asked)
     }
 
+    @Test func twoURLsWithTheSameContentShareOneFileAndOneDownload() throws {
+        let body = CacheFixture.bytes(80_000, seed: 23)
+        let sha = CacheFixture.sha256(of: body)
+        let server = try LoopbackHTTPServer(routes: [
+            "/a/loop.mp4": .file(body, contentType: "video/mp4"),
+            "/b/same.mp4": .file(body, contentType: "video/mp4"),
+        ])
+        defer { server.stop() }
+        let fixture = CacheFixture()
+        let filler = CacheFiller(cache: try fixture.cache(), transport: RecordingTransfer(),
+                                 options: .init(concurrency: 1, retry: Self.fastRetry), log: fixture.log)
+        defer { filler.stop() }
+        let recorder = FillRecorder()
+        let urls = ["/a/loop.mp4", "/b/same.mp4"].map { URL(string: server.url($0))! }
+
+        filler.fill(urls.map { CacheWant(url: $0, sha256: sha) }, handlers: recorder.handlers)
+
+        let path = "\(fixture.directory)/media/\(sha).mp4"
+        #expect(recorder.settled() == [urls[0]: .cached(path: path), urls[1]: .cached(path: path)])
+        #expect(fixture.mediaFiles == ["\(sha).mp4"])
+        #expect(server.requestedPaths == ["/a/loop.mp4"])  // the second URL named bytes already held
+    }
+
     @Test func progressComesAtMostTwiceASecondPlusCompletion() throws {
         let body = CacheFixture.bytes(150_000, seed: 22)
         let server = try LoopbackHTTPServer(routes: ["/slow.mp4": .throttledFile(body, contentType: "video/mp4", bytesPerSecond: 100_000)])
         defer { server.stop() }
         let fixture = CacheFixture()
-        let filler = CacheFiller(cache: try fixture.cache(), transport: SocketHTTPStandIn(), options: .init(retry: Self.fastRetry), log: fixture.log)
+        let filler = CacheFiller(cache: try fixture.cache(), transport: RecordingTransfer(), options: .init(retry: Self.fastRetry), log: fixture.log)
         defer { filler.stop() }
         let recorder = FillRecorder()
         let url = try #require(URL(string: server.url("/slow.mp4")))
@@ -67,7 +90,7 @@ import Testing
             let server = try LoopbackHTTPServer(routes: routes)
             defer { server.stop() }
             let fixture = CacheFixture()
-            let transport = SocketHTTPStandIn()
+            let transport = RecordingTransfer()
             let filler = CacheFiller(cache: try fixture.cache(), transport: transport,
                                      options: .init(concurrency: limit, retry: Self.fastRetry), log: fixture.log)
             defer { filler.stop() }
@@ -89,7 +112,7 @@ import Testing
         let server = try LoopbackHTTPServer(routes: routes)
         defer { server.stop() }
         let fixture = CacheFixture()
-        let transport = SocketHTTPStandIn()
+        let transport = RecordingTransfer()
         let filler = CacheFiller(cache: try fixture.cache(), transport: transport,
                                  options: .init(maxBytesPerSecond: 400_000, retry: Self.fastRetry), log: fixture.log)
         defer { filler.stop() }
@@ -113,7 +136,7 @@ import Testing
         defer { server.stop() }
         let fixture = CacheFixture()
         let cache = try fixture.cache()
-        let transport = SocketHTTPStandIn()
+        let transport = RecordingTransfer()
         let filler = CacheFiller(cache: cache, transport: transport, options: .init(retry: Self.fastRetry), log: fixture.log)
         defer { filler.stop() }
         let old = try #require(URL(string: server.url("/old.mp4")))
@@ -138,7 +161,7 @@ import Testing
 
     @Test func anEmptySetSettlesAtOnce() throws {
         let fixture = CacheFixture()
-        let filler = CacheFiller(cache: try fixture.cache(), transport: SocketHTTPStandIn(), log: fixture.log)
+        let filler = CacheFiller(cache: try fixture.cache(), transport: RecordingTransfer(), log: fixture.log)
         let recorder = FillRecorder()
         filler.fill([], handlers: recorder.handlers)
         #expect(recorder.settled(within: .seconds(2)) == [:])
