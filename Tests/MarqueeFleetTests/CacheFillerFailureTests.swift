@@ -55,6 +55,28 @@ import Testing
         #expect(!fixture.logged.joined().contains("s3cret"))
     }
 
+    @Test func aServerErrorIsRetriedWithBackOffForAsLongAsWantedAndLoggedSparingly() throws {
+        let server = try LoopbackHTTPServer(routes: ["/busy.mp4": .status(503)])
+        defer { server.stop() }
+        let fixture = CacheFixture()
+        let filler = CacheFiller(cache: try fixture.cache(), transport: RecordingTransfer(),
+                                 options: .init(retry: RetryPolicy(base: .milliseconds(10), cap: .milliseconds(40), jitter: 0)),
+                                 log: fixture.log)
+        let recorder = FillRecorder()
+
+        filler.fill([CacheWant(url: URL(string: server.url("/busy.mp4"))!)], handlers: recorder.handlers)
+
+        #expect(eventually { server.requestedPaths.count >= 10 })
+        filler.stop()
+        #expect(recorder.events.settled.isEmpty)  // transient: never failed for good
+        #expect(recorder.events.items.isEmpty)
+        let lines = fixture.logged.filter { $0.contains("/busy.mp4: HTTP 503; retrying in") }
+        // Failures 1, 2, 4, 8 (and 16 should the retries outrun the stop), none in between.
+        let counts = lines.compactMap { $0.split(separator: "(failure ").last?.split(separator: " ").first.flatMap { Int($0) } }
+        #expect(Array(counts.prefix(4)) == [1, 2, 4, 8], "\(lines)")
+        #expect(counts.count <= 5 && counts.dropFirst(4).allSatisfy { $0 == 16 }, "\(lines)")
+    }
+
     @Test func aSizeOtherThanAnnouncedIsAFailure() throws {
         let fixture = CacheFixture()
         let url = try #require(URL(string: "http://127.0.0.1:9/short.mp4"))
