@@ -31,6 +31,7 @@ let package = Package(
         // The kernel's HDMI-CEC uAPI: a header only (linux-libc-dev), no library and no pkg-config.
         .systemLibrary(name: "CCEC", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Pure Swift: imports no C module.
         .target(name: "MarqueeCore"),
@@ -54,6 +55,8 @@ let package = Package(
         .target(name: "MarqueeFreeType", dependencies: ["MarqueeCore", "CFreeType"]),
         // FriBidi resolves the bidi levels of a title that mixes directions; HarfBuzz shapes each run.
         .target(name: "MarqueeFriBidi", dependencies: ["MarqueeCore", "CFriBidi"]),
+        // HTTP(S) through libcurl: the blocking HTTPTransferring client the remote config and media cache use.
+        .target(name: "MarqueeCurl", dependencies: ["MarqueeCore", "CCurl"]),
         // The engine: drives any MediaOpening, VideoOutput and PlaybackClock; imports no C module.
         .target(name: "MarqueePlayer", dependencies: ["MarqueeCore"]),
         // The control socket (one JSON object per line) and its command vocabulary: a transport
@@ -77,6 +80,7 @@ let package = Package(
             "MarqueeHarfBuzz",
             "MarqueeFreeType",
             "MarqueeFriBidi",
+            "MarqueeCurl",
             "CTimerFD",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -93,6 +97,8 @@ let package = Package(
         // CEC messages, addresses and the choice of adapter without a device (vivid is tested in Deploy/vm/cec-test.sh).
         .testTarget(name: "MarqueeCECTests", dependencies: ["MarqueeCEC", "MarqueeCore"]),
         .testTarget(name: "MarqueePlayerTests", dependencies: ["MarqueePlayer", "MarqueeCore"]),
+        // The libcurl client against real loopback HTTP and TLS servers (openssl s_server).
+        .testTarget(name: "MarqueeCurlTests", dependencies: ["MarqueeCurl", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeControlTests", dependencies: ["MarqueeControl", "MarqueePlayer", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "MarqueePlayer", "MarqueeMedia", "MarqueeCore"]),
         // The cache against a loopback HTTP server (a test stand-in client) and libavutil's SHA-256.

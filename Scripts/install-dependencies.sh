@@ -13,6 +13,8 @@ packages=("$@")
   ffmpeg            # test fixtures are generated with the ffmpeg CLI
   libmosquitto-dev  # MQTT (MarqueeMQTT)
   mosquitto mosquitto-clients   # the broker and mosquitto_pub/sub, for the MQTT tests
+  libcurl4-openssl-dev  # HTTP(S) downloads (MarqueeCurl)
+  openssl           # the curl tests make a throwaway CA and run openssl s_server
 )
 
 missing=()

@@ -145,7 +145,7 @@ final class ItemPipeline: @unchecked Sendable {
             let reader: MediaReader
             do {
                 defer { openReturned.store(true, ordering: .releasing) }
-                reader = try opener.open(item.url)
+                reader = try opener.open(item.source)
             }
             readerLock.withLock { openedReader = reader }
             let asset = reader.asset

@@ -35,6 +35,9 @@ public struct PlayerSettings: Sendable {
     /// stayed stopped this long, on the player's clock; nil: a stop lasts until something plays.
     /// A stop from any other source is never undone.
     public var stopTimeout: MediaTime?
+    /// The queue's content comes later (a remote config, media being downloaded): an empty queue
+    /// waits for it with the status card up, rather than ending the run.
+    public var waitsForContent = false
 
     public init() {}
 }

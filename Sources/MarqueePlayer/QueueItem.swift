@@ -13,10 +13,14 @@ public struct QueueItem: Sendable, Equatable {
     public var title: String?
     /// Media times whose crossing, while playing, is a `boundary` event (config `cues`).
     public var cues: [MediaTime]
+    /// Where the media is read from when that is not `url`: the verified copy of a remote item in
+    /// the media cache. Events, status and the journal still name `url`, what the config says.
+    public var mediaPath: String?
 
     public init(url: String, start: MediaTime? = nil, end: MediaTime? = nil, duration: MediaTime? = nil,
-                scaling: ScalingMode? = nil, title: String? = nil, cues: [MediaTime] = []) {
+                scaling: ScalingMode? = nil, title: String? = nil, cues: [MediaTime] = [], mediaPath: String? = nil) {
         self.url = url
+        self.mediaPath = mediaPath
         self.start = start
         self.end = end
         self.duration = duration
@@ -24,4 +28,7 @@ public struct QueueItem: Sendable, Equatable {
         self.title = title
         self.cues = cues
     }
+
+    /// What is opened: the cached copy, else the url itself.
+    public var source: String { mediaPath ?? url }
 }

@@ -23,8 +23,11 @@ extension QueuePlayer {
             case .numericEntry(let digits): applyNumericEntry(digits)
             case .replace(let replacement):
                 cancelStopTimeout(unlessFrom: nil)
+                let wasWaiting = isWaitingForContent
                 replaceQueueNow(replacement)
                 if let timetable = replacement.timetable { adopt(timetable) }
+                // Content that was waited for plays as soon as it comes.
+                if wasWaiting && current == nil && !items.isEmpty { resume() }
             case .append(let added):
                 cancelStopTimeout(unlessFrom: nil)
                 replaceQueueNow(QueueReplacement(items: items + added, settings: settings))
@@ -32,6 +35,9 @@ extension QueuePlayer {
             case .scheduleAgenda(let agenda, let schedule):
                 if playlistSchedule === schedule { adopt(agenda) }
             case .wallClockChanged: requestScheduleAgenda()
+            case .contentNote(let note):
+                contentNote = note
+                if isWaitingForContent { showEmptyQueueCard() }
             }
         }
         if !requests.isEmpty { publishDetails() }

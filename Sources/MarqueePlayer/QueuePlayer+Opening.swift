@@ -39,15 +39,15 @@ extension QueuePlayer {
     /// counts time without data, so a slow server that keeps answering is not cut off; the
     /// player's deadline is only its backstop there, three times as long.
     private func openTimeout(for item: QueueItem) -> Duration {
-        Self.isRemote(item.url) ? settings.openTimeout * 3 : settings.openTimeout
+        Self.isRemote(item.source) ? settings.openTimeout * 3 : settings.openTimeout
     }
 
     /// The opener for item `index`: the real one, unless an abandoned open of the same URL is still
     /// stuck; then the item fails at once instead of stranding another thread beside it.
     func opener(forItem index: Int) -> MediaOpening {
         abandonedOpens.removeAll { $0.hasOpenReturned }
-        let url = items[index].url
-        guard abandonedOpens.contains(where: { $0.item.url == url }) else { return opener }
+        let source = items[index].source
+        guard abandonedOpens.contains(where: { $0.item.source == source }) else { return opener }
         return StuckOpenRefusal(reason: Self.openTimedOutReason(openTimeout(for: items[index])) + "; its last open has not returned yet")
     }
 

@@ -46,6 +46,7 @@ extension QueuePlayer {
         items = replacement.items
         var settings = replacement.settings
         settings.exitWhenIdle = self.settings.exitWhenIdle
+        settings.waitsForContent = self.settings.waitsForContent
         settings.followsAudioClock = self.settings.followsAudioClock
         settings.retryDelay = self.settings.retryDelay
         settings.maximumRetryDelay = self.settings.maximumRetryDelay

@@ -22,9 +22,9 @@ extension QueuePlayer {
         } else {
             ranOutOfItems = true
             emitAll(machine.handle(.queueExhausted))
-            showStatusCard(headline: "Nothing to play", footnote: playlistSchedule == nil ? "The playlist is empty" : nothingScheduledNote)
-            // A timetable with nothing on now has something later: wait for it.
-            guard playlistSchedule != nil else { return }
+            showEmptyQueueCard()
+            // A timetable with nothing on now has something later, content may be on its way: wait.
+            guard playlistSchedule != nil || settings.waitsForContent else { return }
         }
         while !shouldStop {
             heartbeat()
@@ -84,8 +84,19 @@ extension QueuePlayer {
     static let stallThreshold = 0.5
 
     /// Repeat off ran out (the cursor has no item; a stop keeps its item) and the caller asked to exit then.
+    /// Nothing plays because the queue is empty and content is expected.
+    var isWaitingForContent: Bool {
+        current == nil && items.isEmpty && (settings.waitsForContent || playlistSchedule != nil)
+    }
+
+    /// The card an empty queue shows: why, and what comes next.
+    func showEmptyQueueCard() {
+        let footnote = contentNote ?? (playlistSchedule == nil ? "The playlist is empty" : nothingScheduledNote)
+        showStatusCard(headline: "Nothing to play", footnote: footnote)
+    }
+
     private var isIdleAndDone: Bool {
-        settings.exitWhenIdle && current == nil && cursor.current == nil
+        settings.exitWhenIdle && current == nil && cursor.current == nil && !isWaitingForContent
     }
 
     private func handle(_ output: ItemPipeline.Output, from pipeline: ItemPipeline) {
@@ -371,7 +382,7 @@ extension QueuePlayer {
             ranOutOfItems = true
             emitAll(machine.handle(.queueExhausted))
             // The timetable has nothing on: the card says so rather than a frozen last frame.
-            if playlistSchedule != nil && items.isEmpty { showStatusCard(headline: "Nothing to play", footnote: nothingScheduledNote) }
+            if (playlistSchedule != nil || settings.waitsForContent) && items.isEmpty { showEmptyQueueCard() }
         }
     }
 

@@ -62,7 +62,7 @@ extension QueuePlayer {
     /// connection for the whole item and fail a whole loop when its server comes up meanwhile.
     /// Nil opens it now: a local item, or a current item of unknown length.
     func deferredOpeningTime(of index: Int) -> MediaTime? {
-        guard Self.isRemote(items[index].url), let timing = currentTiming else { return nil }
+        guard Self.isRemote(items[index].source), let timing = currentTiming else { return nil }
         guard let length = timing.length ?? currentAsset?.duration.map({ $0 - timing.start }) else { return nil }
         let opensAt = length - MediaTime(settings.readAhead)
         guard opensAt > (position.map { $0 - timing.start } ?? .zero) else { return nil }

@@ -56,6 +56,8 @@ public final class QueuePlayer: @unchecked Sendable {
         case scheduleAgenda(ScheduleAgenda, from: PlaylistSchedule)
         /// The wall clock jumped: the timetable is to be worked out again from the new time.
         case wallClockChanged
+        /// Why there is nothing to play yet (waiting for a config, downloading), for the status card.
+        case contentNote(String?)
     }
 
     /// Guards `pendingRequests` and `isShutDown`, and wakes the present thread.
@@ -147,6 +149,8 @@ public final class QueuePlayer: @unchecked Sendable {
     var displayIsOn = true
     /// Playback was running when the display went off: it runs again when the display comes on.
     var resumeWhenDisplayOn = false
+    /// The status card's line while the queue waits for content (`setContentNote`).
+    var contentNote: String?
     /// When a stop from a key is undone (`settings.stopTimeout`), on `realClock`; nil: never.
     var stopResumeAt: MediaTime?
     /// The dayparts and their timetable; nil: one playlist, all the time. A reload replaces it.
@@ -269,6 +273,12 @@ public final class QueuePlayer: @unchecked Sendable {
     /// now. Either way the item playing carries on in the new list when it is in it.
     public func replaceQueue(_ replacement: QueueReplacement) {
         enqueue(.replace(replacement))
+    }
+
+    /// Says why the queue is empty for now (no config fetched yet, media downloading): the status
+    /// card shows it while nothing plays. nil: nothing to say.
+    public func setContentNote(_ note: String?) {
+        enqueue(.contentNote(note))
     }
 
     func enqueue(_ request: Request) {

@@ -4,12 +4,16 @@ import Logging
 import MarqueeCore
 import MarqueePlayer
 
-/// SIGHUP, or a change seen by the config's watch (ConfigWatcher): reads the config file again on its own thread (never the present thread), checks it
-/// with the same loader and diagnostics as `marquee check`, and hands a valid one to the player.
-/// An invalid one is logged line by line and the old one keeps playing. Settings that need the
-/// devices opened again (display, sound card, input) are named in one line and left as they are.
+/// SIGHUP, or a change seen by the config's watch (ConfigWatcher): reads the config file again on
+/// its own thread (never the present thread), checks it with the same loader and diagnostics as
+/// `marquee check`, and hands a valid one to the player. An invalid one is logged line by line and
+/// the old one keeps playing. Settings that need the devices opened again (display, sound card,
+/// input) are named in one line and left as they are. A config fetched from a server
+/// (`source:`) comes in through `adopt` the same way; its remote media go through the cache
+/// (`CachedPlanStage`) before the player gets the plan.
 final class ConfigReloader: @unchecked Sendable {
-    private let path: String
+    /// The config file; nil when the playlist only comes from a server (`marquee play URL`).
+    private let path: String?
     private let overrides: PlanOverrides
     private let immediately: Bool
     /// What a reloaded timetable is read on: the session's wall clock.
@@ -20,10 +24,15 @@ final class ConfigReloader: @unchecked Sendable {
     private var plan: PlaybackPlan
     private let lock = NSLock()
     private weak var player: QueuePlayer?
+    /// Downloads a plan's remote media before the player gets it; nil: no cache.
+    private var stage: CachedPlanStage?
+    /// With a `source:`, a reload asks the server again instead of reading the file: the file is a
+    /// bootstrap whose own settings need a restart anyway.
+    private var fetchNow: (@Sendable () -> Void)?
     /// A reload is queued and has not started reading; under `lock`.
     private var isPending = false
 
-    init(plan: PlaybackPlan, path: String, overrides: PlanOverrides, immediately: Bool,
+    init(plan: PlaybackPlan, path: String?, overrides: PlanOverrides, immediately: Bool,
          wallClock: @escaping @Sendable () -> Date, logger: Logger) {
         self.wallClock = wallClock
         self.plan = plan
@@ -33,21 +42,30 @@ final class ConfigReloader: @unchecked Sendable {
         self.logger = logger
     }
 
-    func attach(_ player: QueuePlayer) {
-        lock.withLock { self.player = player }
+    func attach(_ player: QueuePlayer, stage: CachedPlanStage?, fetchNow: (@Sendable () -> Void)?) {
+        lock.withLock {
+            self.player = player
+            self.stage = stage
+            self.fetchNow = fetchNow
+        }
     }
 
     /// Called on the present thread (the `reload` command); returns at once. Reloads asked for
     /// while one is waiting to start are one: it has not read the file yet, so it reads their
     /// change too (a file closed several times while written needs one read, after it settles).
     func reload(from source: CommandSource) {
-        guard lock.withLock({ defer { isPending = true }; return !isPending }) else { return }
+        if let fetchNow = lock.withLock({ fetchNow }) {
+            fetchNow()
+            return
+        }
+        guard path != nil, lock.withLock({ defer { isPending = true }; return !isPending }) else { return }
         queue.async { [self] in reloadNow() }
     }
 
     private func reloadNow() {
         lock.withLock { isPending = false }
-        var next: PlaybackPlan
+        guard let path else { return }
+        let next: PlaybackPlan
         do {
             next = try PlaybackPlan.fromConfig(path: path, settled: true)
         } catch let error as PlayError {
@@ -59,11 +77,38 @@ final class ConfigReloader: @unchecked Sendable {
             logger.error("reload: \(path): \(error); the previous config keeps playing")
             return
         }
+        adoptNow(next, from: path, fetched: false)
+    }
+
+    /// A config fetched from the server, checked already: played like a reloaded file, except
+    /// that the device's own settings stay the bootstrap's. `accepted` runs once its media are in
+    /// place and it goes to the player (the store keeps it then). Returns at once.
+    func adopt(fetched next: PlaybackPlan, from name: String, accepted: @escaping @Sendable () -> Void) {
+        queue.async { [self] in adoptNow(next, from: name, fetched: true, accepted: accepted) }
+    }
+
+    /// The first plan of a run whose content comes later (remote media, a fetched config): staged
+    /// through the cache like any other, so the player gets it once its media are in place.
+    func start(with first: PlaybackPlan) {
+        queue.async { [self] in handOver(first) }
+    }
+
+    private func adoptNow(_ fresh: PlaybackPlan, from name: String, fetched: Bool, accepted: (@Sendable () -> Void)? = nil) {
+        var next = fresh
         overrides.apply(to: &next)
         if logger.logLevel <= .warning { next.warnings.forEach(Console.shared.log) }
+        if fetched {
+            // The device's settings are the bootstrap's, whatever a fetched config says.
+            next.remote = plan.remote
+            next.cache = plan.cache
+        }
         let skipped = plan.restartOnlyChanges(comparedWith: next)
         if !skipped.isEmpty {
-            logger.warning("reload: not applied until marquee restarts: \(skipped.joined(separator: ", "))")
+            if fetched {
+                logger.debug("source: the device's own config sets \(skipped.joined(separator: ", ")); the fetched config's are not used")
+            } else {
+                logger.warning("reload: not applied until marquee restarts: \(skipped.joined(separator: ", "))")
+            }
         }
         // What is not applied stays as it is, so the next reload compares with what runs.
         next.output = plan.output
@@ -73,20 +118,41 @@ final class ConfigReloader: @unchecked Sendable {
         next.cec = plan.cec
         next.logLevel = plan.logLevel
         next.control = plan.control
+        next.mqtt = plan.mqtt
+        next.osd = plan.osd
+        next.maxImagePixels = plan.maxImagePixels
         next.input = plan.input
+        next.remote = plan.remote
+        next.cache = plan.cache
         next.settings.readAhead = plan.settings.readAhead
         let volume = next.audio.volume
         next.audio = plan.audio
         next.audio.volume = volume
         plan = next
-        logger.debug("reload: \(path) is valid: \(next.items.count) items")
-        // A timetable is worked out here, off the present thread: the queue is what it plays now.
-        let timetable = TimetableReplacement(schedule: next.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) })
-        var queue = (items: next.items, settings: next.settings)
-        if let schedule = timetable.schedule, let now = timetable.agenda?.changes.first {
-            queue = schedule.playlists.queue(for: now.state, base: next.settings)
+        logger.debug("reload: \(name) is valid: \(next.items.count) items")
+        handOver(next, accepted: accepted)
+    }
+
+    /// To the player, through the cache when the plan has remote media to download first.
+    private func handOver(_ plan: PlaybackPlan, accepted: (@Sendable () -> Void)? = nil) {
+        let (stage, player) = lock.withLock { (stage, player) }
+        let deliver: CachedPlanStage.Delivery = { [wallClock, immediately] ready in
+            player?.replaceQueue(ready.replacement(immediately: immediately, wallClock: wallClock))
+            accepted?()
         }
-        lock.withLock { player }?.replaceQueue(QueueReplacement(items: queue.items, settings: queue.settings,
-                                                                immediately: immediately, timetable: timetable))
+        if let stage { stage.stage(plan, deliver: deliver) } else { deliver(plan) }
+    }
+}
+
+extension PlaybackPlan {
+    /// The plan as a queue for the player: with a timetable, worked out here (off the present
+    /// thread), the queue is what it plays now.
+    func replacement(immediately: Bool, wallClock: @escaping @Sendable () -> Date) -> QueueReplacement {
+        let timetable = TimetableReplacement(schedule: schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) })
+        var queue = (items: items, settings: settings)
+        if let schedule = timetable.schedule, let now = timetable.agenda?.changes.first {
+            queue = schedule.playlists.queue(for: now.state, base: settings)
+        }
+        return QueueReplacement(items: queue.items, settings: queue.settings, immediately: immediately, timetable: timetable)
     }
 }

@@ -36,12 +36,24 @@ struct PlaybackPlan {
     /// The dayparts and their timetable when the config has any schedule (`playlists:`, a window
     /// on a playlist or item, `display.power`); nil: `items` play all the time.
     var schedule: ScheduledPlaylists?
+    /// `source:`: the playlist is fetched from a server (the config is a bootstrap); nil: it is here.
+    var remote: RemoteSourceConfiguration?
+    /// `cache:`: where remote media are downloaded to, and its limits.
+    var cache = CacheConfiguration()
+    /// The remote items that are downloaded before they play (not streams), by url, with the hash
+    /// the config gives; every daypart's items included.
+    var cachedMedia: [String: CachedMedia] = [:]
 
     static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
 
     /// One local argument with a config extension is a config; anything else is a list of media (an
     /// http(s) URL ending in `.m3u8` is an HLS stream, not a playlist file).
     static func load(arguments: [String]) throws -> PlaybackPlan {
+        // `marquee play https://cms.example/lobby.yaml`: a config fetched, polled and cached.
+        if arguments.count == 1, ["http", "https"].contains(URLScheme.of(arguments[0]) ?? ""),
+           let url = URL(string: arguments[0]), ["yaml", "yml", "json"].contains(url.pathExtension.lowercased()) {
+            return bootstrap(fetching: url)
+        }
         if arguments.count == 1, !["http", "https"].contains(URLScheme.of(arguments[0]) ?? ""),
            configExtensions.contains(URL(fileURLWithPath: arguments[0]).pathExtension.lowercased()) {
             return try fromConfig(path: arguments[0])
@@ -83,7 +95,25 @@ struct PlaybackPlan {
                             modesetting: configuration.display.modesetting, cec: configuration.display.cec, input: configuration.input, logLevel: configuration.log.level,
                             audio: configuration.audio, maxImagePixels: configuration.display.maxImagePixels,
                             control: configuration.control, mqtt: configuration.mqtt, osd: configuration.osd.settings,
-                            warnings: result.warnings.map(\.description), configPath: path, schedule: schedule)
+                            warnings: result.warnings.map(\.description), configPath: path, schedule: schedule,
+                            remote: configuration.remote, cache: configuration.cache,
+                            cachedMedia: cachedMedia(configuration))
+    }
+
+    /// A plan that has nothing to play until the config at `url` is fetched (or read from the cache).
+    static func bootstrap(fetching url: URL) -> PlaybackPlan {
+        var settings = PlayerSettings()
+        settings.shuffleSeed = UInt64.random(in: .min ... .max)
+        return PlaybackPlan(items: [], settings: settings, output: .auto, remote: RemoteSourceConfiguration(url: url))
+    }
+
+    private static func cachedMedia(_ configuration: MarqueeConfiguration) -> [String: CachedMedia] {
+        var media: [String: CachedMedia] = [:]
+        for item in configuration.dayparts.flatMap(\.playlist.items) where item.isCached {
+            guard case .remote(let url) = item.location else { continue }
+            media[item.location.description] = CachedMedia(url: url, sha256: item.sha256)
+        }
+        return media
     }
 
     private static func queueItems(_ playlist: PlaylistConfiguration) -> [QueueItem] {
@@ -135,6 +165,9 @@ extension PlaybackPlan {
         if osd != other.osd { keys.append("osd") }
         // The media opener is made once, with the read-ahead, when playing starts.
         if settings.readAhead != other.settings.readAhead { keys.append("network.readAhead") }
+        // The cache is opened, and the source polled, from the start.
+        if remote != other.remote { keys.append("source") }
+        if cache != other.cache { keys.append("cache") }
         return keys
     }
 }

@@ -39,6 +39,12 @@ final class PlaybackSession {
     private let clockJumps: WallClockJumpWatch?
     /// The TV over HDMI-CEC (`display.cec`), switched with the display; nil without one.
     private let cec: CECDisplayPower?
+    /// The media cache and the source's poller; nil when nothing comes over HTTP to be cached.
+    private let fleet: FleetSetup?
+    /// Hands reloaded and fetched configs to the player; nil for media arguments.
+    private let reloader: ConfigReloader?
+    private let plan: PlaybackPlan
+    private let logger: Logger
 
     /// How long a quit waits for the present thread, then for the last events to be written.
     static let quitGrace = 1.5
@@ -73,18 +79,25 @@ final class PlaybackSession {
         let observer = SessionObserver(writer: writer, logger: EventLogger(logger: logger, itemCount: plan.items.count),
                                        itemCount: plan.items.count, notifier: notifier)
         let wallClock = Self.wallClock(for: clock)
-        let reloader = plan.configPath.map {
-            ConfigReloader(plan: plan, path: $0, overrides: overrides, immediately: reloadImmediately,
-                           wallClock: wallClock, logger: logger)
-        }
         self.observer = observer
         let delivery = EventDeliveryThread(deliver: { observer.observe($0, at: $1) }, reportLoss: { [logger] count in
             logger.warning("events: \(count) events were not written: the events file, journal or terminal fell behind")
         })
         self.delivery = delivery
+        let fleet = FleetSetup.make(plan: plan, post: { [delivery] in delivery.post($0, at: clock.now().seconds) }, logger: logger)
+        self.fleet = fleet
+        self.plan = plan
+        self.logger = logger
+        let reloader = plan.configPath != nil || fleet != nil
+            ? ConfigReloader(plan: plan, path: plan.configPath, overrides: overrides, immediately: reloadImmediately,
+                             wallClock: wallClock, logger: logger)
+            : nil
+        self.reloader = reloader
         let audio = AudioOutputFactory.make(choice: audioChoice, configuration: plan.audio,
                                             virtualClock: clock is VirtualClock, logger: logger)
         var settings = plan.settings
+        // Remote media are downloaded before the playlist plays: the player waits for it.
+        settings.waitsForContent = fleet != nil
         settings.followsAudioClock = audio.isDevice && !(clock is VirtualClock)
         // A visitor's stop does not blank the screen for good (input.stopTimeout).
         settings.stopTimeout = plan.input.stopTimeout
@@ -96,13 +109,13 @@ final class PlaybackSession {
         // Stills are shrunk to the upright screen the player lays pictures out on, right after decoding.
         let openOptions = MediaOpenOptions(readAhead: plan.settings.readAhead, maxImagePixels: plan.maxImagePixels,
                                            stillScreenSize: video.output.screenSize.rotated(by: settings.displayRotation))
-        let player = QueuePlayer(items: plan.items, settings: settings,
+        let player = QueuePlayer(items: fleet == nil ? plan.items : [], settings: settings,
                                  opener: FFmpegMediaOpener(options: openOptions, warn: { [logger] in logger.warning("\($0)") }),
                                  video: video.output,
                                  audio: audio.output, audioStretching: FFmpegAudioTimeStretching(),
                                  display: OnScreenDisplayFactory.make(plan.osd, logger: logger),
                                  displayPower: cec.map { [$0] } ?? [],
-                                 schedule: plan.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) },
+                                 schedule: fleet == nil ? plan.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) } : nil,
                                  clock: clock,
                                  heartbeat: { pinger?.tick() },
                                  reload: reload,
@@ -117,7 +130,9 @@ final class PlaybackSession {
         }
         // Said once: on an overlay plane of the screen, or blended into each picture, and why.
         if let drawing = player.osdDrawing { logger.info("osd: \(drawing)") }
-        reloader?.attach(player)
+        reloader?.attach(player, stage: fleet?.stage,
+                         fetchNow: plan.remote == nil ? nil : { [weak fleet] in fleet?.poller?.pollNow() })
+        if let stage = fleet?.stage { stage.attach(note: { [weak player] in player?.setContentNote($0) }) }
         // Changes to the config are the `reload` command too, from source `file`.
         watcher = plan.configPath.map { path in
             ConfigWatcher(path: path, logger: logger) { player.send(.reload, from: .file(path: path)) }
@@ -129,11 +144,34 @@ final class PlaybackSession {
                                       output: Self.outputStatus(video, rotation: plan.settings.displayRotation),
                                       audioDevice: audio.deviceName)
         host.attach(input)
+        if let fleet { host.attach(cacheStatus: { fleet.status() }) }
         control = ControlEndpoint.make(plan.control.socket, player: player, host: host, logger: logger)
         mqtt = MQTTEndpoint.make(plan.mqtt, player: player, host: host, service: control?.service, logger: logger)
         observer.attachStatus(player)
         if let service = control?.service ?? mqtt?.service { observer.attach(service) }
         if let mqtt { observer.attach { mqtt.observe($0, at: $1) } }
+    }
+
+    /// The first playlist of a run whose media come over HTTP: through the cache, and with
+    /// `source:` the config kept from the last run (if any) while the server is asked again.
+    private func startFleet() {
+        guard let fleet, let reloader else { return }
+        guard let remote = plan.remote else {
+            reloader.start(with: plan)
+            return
+        }
+        let folder = plan.configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        let label = CredentialRedaction.redacted(remote.url.absoluteString)
+        var stored: (text: String, etag: String?, lastModified: String?)?
+        if let kept = fleet.storedPlan(folder: folder) {
+            logger.info("source: playing the config fetched from \(label) at \(kept.saved.fetchedAt) while the server is asked again")
+            reloader.adopt(fetched: kept.plan, from: label, accepted: {})
+            stored = (kept.text, kept.saved.etag, kept.saved.lastModified)
+        } else {
+            player.setContentNote("Waiting for the config from \(label)")
+        }
+        fleet.startPolling(reloader: reloader, player: player, folder: folder, stored: stored)
     }
 
     /// The wall clock a timetable is read on: the system's; on the virtual clock, the start time
@@ -177,6 +215,7 @@ final class PlaybackSession {
         mqtt?.start()
         clockJumps?.start()
         player.start()
+        startFleet()
         input?.start()
         watcher?.start()
         // SIGTERM and SIGINT end the process within 2 s whatever a decoder, an opener or a driver
@@ -187,6 +226,7 @@ final class PlaybackSession {
         delivery.finish(waitingAtMost: Self.eventsGrace)
         control?.stop()
         mqtt?.stop()
+        fleet?.stop()
         cec?.finish(waitingAtMost: CECFactory.quitGrace)
         notifier?.send("STOPPING=1")
         // Ungrabs the devices: keys reach the console again.

@@ -17,6 +17,7 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
     private let audioDevice: String
     private let lock = NSLock()
     private var input: InputMonitor?
+    private var cacheStatus: (@Sendable () -> [String: any Sendable]?)?
 
     init(settings: PlayerSettings, overrides: PlanOverrides, output: [String: any Sendable], audioDevice: String) {
         self.overrides = overrides
@@ -27,6 +28,11 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
 
     func attach(_ input: InputMonitor?) {
         lock.withLock { self.input = input }
+    }
+
+    /// The media cache's downloads and size, for `status`.
+    func attach(cacheStatus: @escaping @Sendable () -> [String: any Sendable]?) {
+        lock.withLock { self.cacheStatus = cacheStatus }
     }
 
     func loadPlaylist(_ load: ControlLoad) -> Result<LoadedPlaylist, LoadRejection> {
@@ -72,10 +78,12 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
 
     func deviceStatus() -> [String: any Sendable] {
         let devices = lock.withLock { input }?.openDevices ?? []
-        return [
+        var fields: [String: any Sendable] = [
             "output": output,
             "audio": ["device": audioDevice] as [String: any Sendable],
             "input": ["devices": devices.map { ["path": $0.path, "name": $0.name] as [String: any Sendable] }] as [String: any Sendable],
         ]
+        if let cache = lock.withLock({ cacheStatus })?() { fields["cache"] = cache }
+        return fields
     }
 }

@@ -4,7 +4,8 @@ import Synchronization
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for tests: serves fixed routes, honours byte ranges (so FFmpeg
 /// sees a seekable source), can answer with an error status, a redirect, or never answer at all, can
-/// ask for Basic authentication, and records every path it was asked for. One thread accepts; each
+/// ask for Basic authentication, answer conditional requests (ETag, Last-Modified, If-Range), lie
+/// about a body's length or reset the connection mid-body, and records every path it was asked for. One thread accepts; each
 /// connection gets its own thread. The threads keep the server alive: call `stop()` when done (a
 /// `defer` right after creating it). Shared by the media and the CLI tests.
 public final class LoopbackHTTPServer: Sendable {
@@ -41,6 +42,18 @@ public final class LoopbackHTTPServer: Sendable {
         /// bytes before `after` are sent; a request starting at or past `after` is answered in full:
         /// a connection that drops mid-download while the server stays up, so a reconnect resumes.
         case droppingFile(Data, contentType: String, after: Int)
+        /// Answers like `.file` (byte ranges honoured) with an `ETag` and a `Last-Modified`: 304 to an
+        /// `If-None-Match` naming the ETag or an `If-Modified-Since` equal to the date, and the whole
+        /// file (200) to a range whose `If-Range` names another ETag. `setRoute` with a new ETag is a
+        /// file changed on the server.
+        case taggedFile(Data, contentType: String, etag: String, lastModified: String)
+        /// The whole file with a `Content-Length` of `announced` instead of its size, then the
+        /// connection closes: a body cut short (announced more) or longer than said (announced fewer).
+        /// nil: no `Content-Length` at all, the body ends when the connection does.
+        case misannouncedFile(Data, contentType: String, announced: Int?)
+        /// Announces the whole file, sends the bytes before offset `after`, then resets the connection
+        /// (RST, not FIN): a middlebox or a crashed server killing the transfer.
+        case resettingFile(Data, contentType: String, after: Int)
     }
 
     /// Why the server could not start, or a port could not be found.
@@ -56,6 +69,7 @@ public final class LoopbackHTTPServer: Sendable {
     private struct State {
         var routes: [String: Route]
         var requestedPaths: [String] = []
+        var requests: [RecordedRequest] = []
         var connections: Set<Int32> = []
         var stopped = false
     }
@@ -106,6 +120,15 @@ public final class LoopbackHTTPServer: Sendable {
     /// Every request path so far, in arrival order.
     public var requestedPaths: [String] { state.withLock { $0.requestedPaths } }
 
+    /// Every request so far, in order, with its headers by lower-cased name.
+    public var requests: [RecordedRequest] { state.withLock { $0.requests } }
+
+    /// A request as the server saw it: what a test checks conditional and range headers in.
+    public struct RecordedRequest: Sendable {
+        public let path: String
+        public let headers: [String: String]
+    }
+
     /// Closes the listener and every open connection (which ends stalled ones).
     public func stop() {
         let connections = state.withLock { state -> Set<Int32> in
@@ -148,6 +171,7 @@ public final class LoopbackHTTPServer: Sendable {
         guard let request = readRequest(connection) else { return }
         let route = state.withLock { state -> Route? in
             state.requestedPaths.append(request.path)
+            state.requests.append(RecordedRequest(path: request.path, headers: request.headers))
             return state.routes[request.path]
         }
         respond(to: request, with: route, on: connection)
@@ -190,6 +214,15 @@ public final class LoopbackHTTPServer: Sendable {
                 return
             }
             sendClosing(body, contentType: contentType, after: after, range: request.range, on: connection)
+        case .taggedFile(let body, let contentType, let etag, let lastModified)?:
+            sendTagged(body, contentType: contentType, etag: etag, lastModified: lastModified,
+                       headers: request.headers, range: request.range, on: connection)
+        case .misannouncedFile(let body, let contentType, let announced)?:
+            let length = announced.map { "Content-Length: \($0)\r\n" } ?? ""
+            send("HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\n\(length)Connection: close\r\n\r\n", on: connection)
+            send(body, on: connection)
+        case .resettingFile(let body, let contentType, let after)?:
+            sendResetting(body, contentType: contentType, after: after, on: connection)
         case nil:
             send("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", on: connection)
         }
@@ -201,6 +234,8 @@ public final class LoopbackHTTPServer: Sendable {
         var range: (start: Int, end: Int?)?
         /// The `Authorization` header's value, when there is one.
         var authorization: String?
+        /// Every header, by lowercased name (the last one wins).
+        var headers: [String: String] = [:]
     }
 
     private func readRequest(_ connection: Int32) -> Request? {
@@ -216,6 +251,10 @@ public final class LoopbackHTTPServer: Sendable {
         let requestLine = lines.first?.split(separator: " ") ?? []
         guard requestLine.count >= 2 else { return nil }
         var request = Request(path: String(requestLine[1]))
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            request.headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
         for line in lines.dropFirst() where line.lowercased().hasPrefix("authorization:") {
             request.authorization = line.dropFirst("authorization:".count).trimmingCharacters(in: .whitespaces)
         }
@@ -384,5 +423,35 @@ extension LoopbackHTTPServer {
         }
         guard send(header, on: connection) else { return }
         send(body.subdata(in: slice.lowerBound..<min(after, slice.upperBound)), on: connection)
+    }
+}
+
+// MARK: Validators, lying lengths and resets
+
+extension LoopbackHTTPServer {
+    /// 304 when a validator matches; otherwise the file, ranged unless `If-Range` names another ETag.
+    fileprivate func sendTagged(_ body: Data, contentType: String, etag: String, lastModified: String,
+                                headers: [String: String], range: (start: Int, end: Int?)?, on connection: Int32) {
+        let validators = "ETag: \(etag)\r\nLast-Modified: \(lastModified)\r\n"
+        if headers["if-none-match"] == etag || headers["if-modified-since"] == lastModified {
+            send("HTTP/1.1 304 Not Modified\r\n\(validators)Connection: close\r\n\r\n", on: connection)
+            return
+        }
+        let fileUnchanged = headers["if-range"].map { $0 == etag } ?? true
+        guard let (header, slice) = Self.rangeHeader(for: body, contentType: contentType, range: fileUnchanged ? range : nil) else {
+            refuseRange(of: body, on: connection)
+            return
+        }
+        send(header.replacingOccurrences(of: "Connection: close", with: validators + "Connection: close"), on: connection)
+        send(body.subdata(in: slice), on: connection)
+    }
+
+    /// The bytes before `after`, a moment for them to arrive, then close with SO_LINGER 0: an RST.
+    fileprivate func sendResetting(_ body: Data, contentType: String, after: Int, on connection: Int32) {
+        guard let (header, _) = Self.rangeHeader(for: body, contentType: contentType, range: nil),
+              send(header, on: connection), send(body.prefix(after), on: connection) else { return }
+        usleep(100_000)
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }
 }

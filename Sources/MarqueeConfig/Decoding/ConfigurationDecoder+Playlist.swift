@@ -3,7 +3,7 @@ import Yams
 
 extension ConfigurationDecoder {
     static let playlistKeys = ["repeat", "seed", "actionAtItemEnd", "items", "schedule"]
-    static let itemKeys = ["url", "start", "end", "duration", "scaling", "title", "cues", "schedule"]
+    static let itemKeys = ["url", "start", "end", "duration", "scaling", "title", "cues", "schedule", "stream", "sha256"]
 
     mutating func decodePlaylist(_ field: MappingField) -> PlaylistConfiguration? {
         guard let fields = fields(of: field.value, in: "playlist", allowed: Self.playlistKeys) else { return nil }
@@ -67,8 +67,29 @@ extension ConfigurationDecoder {
             return nil
         }
         guard let location = location(urlField.value) else { return nil }
+        let stream = fields["stream"].flatMap { bool($0.value) } ?? false
+        let sha256 = fields["sha256"].flatMap { decodeSHA256($0.value) }
+        if location.isFile {
+            for key in ["stream", "sha256"] {
+                if let field = fields[key] { log.warning(at: field.keyPosition, "'\(key)' applies to http(s) media only; ignored for a local file") }
+            }
+        } else if stream, let field = fields["sha256"] {
+            log.warning(at: field.keyPosition, "'sha256' is ignored for a stream (it is not downloaded)")
+        }
         return PlaylistItemConfiguration(location: location, start: start, end: end, duration: duration,
-                                         scaling: scaling, title: title, cues: cues, schedule: schedule)
+                                         scaling: scaling, title: title, cues: cues, schedule: schedule,
+                                         stream: stream, sha256: sha256)
+    }
+
+    /// 64 hex digits, either case; kept lower-case, as `sha256sum` prints it.
+    private mutating func decodeSHA256(_ node: Node) -> String? {
+        guard let text = string(node, expected: "a SHA-256 (64 hex digits)") else { return nil }
+        let digest = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard digest.count == 64, digest.allSatisfy({ $0.isHexDigit }) else {
+            log.error(at: SourcePosition(of: node), "expected a SHA-256 (64 hex digits), found '\(text)'")
+            return nil
+        }
+        return digest
     }
 
     /// `cues: [12.0, "1:23.2"]`: media times whose crossing is a `boundary` event.
@@ -82,7 +103,7 @@ extension ConfigurationDecoder {
 
     private mutating func location(_ node: Node) -> MediaLocation? {
         guard let text = string(node, expected: "a file path or URL") else { return nil }
-        let reader = MediaLocationReader(baseDirectory: baseDirectory, checkingMediaFiles: checkingMediaFiles)
+        let reader = MediaLocationReader(baseDirectory: baseDirectory, checkingMediaFiles: checkingMediaFiles, mediaBase: mediaBase)
         return reader.read(text, at: SourcePosition(of: node), log: &log)
     }
 

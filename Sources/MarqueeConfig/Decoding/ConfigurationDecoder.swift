@@ -10,13 +10,16 @@ struct ConfigurationDecoder {
     /// Keys renamed because they repeated an earlier key; already reported, so skipped here.
     let duplicateKeySentinels: Set<String>
     let checkingMediaFiles: Bool
+    /// Set for a config fetched from a server: its items' relative urls resolve against it.
+    var mediaBase: URL? = nil
 
-    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "mqtt", "osd", "log"]
+    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "mqtt", "osd", "log", "source", "cache"]
 
     mutating func decodeConfiguration(_ root: Node, source: URL) -> MarqueeConfiguration? {
         guard let fields = fields(of: root, in: "the config", allowed: Self.sections, allowsNothing: false) else {
             return nil
         }
+        let remote = fields["source"].flatMap { decodeSource($0.value) }
         let dayparts: [DaypartConfiguration]?
         switch (fields["playlist"], fields["playlists"]) {
         case (let single?, nil):
@@ -26,6 +29,10 @@ struct ConfigurationDecoder {
         case (_?, let named?):
             log.error(at: named.keyPosition, "give either 'playlist' (one playlist) or 'playlists' (named dayparts), not both")
             dayparts = nil
+        case (nil, nil) where fields["source"] != nil:
+            // A bootstrap: the playlist is the server's. Until one is fetched, nothing plays.
+            dayparts = [DaypartConfiguration(name: MarqueeConfiguration.singlePlaylistName,
+                                             playlist: PlaylistConfiguration(items: []))]
         case (nil, nil):
             log.error(at: SourcePosition(of: root), "missing 'playlist' (the items to play) or 'playlists' (named dayparts)")
             dayparts = nil
@@ -39,9 +46,11 @@ struct ConfigurationDecoder {
         let mqtt = fields["mqtt"].map { decodeMQTT($0.value) }
         let osd = fields["osd"].map { decodeOSD($0.value) } ?? OSDConfiguration()
         let log = fields["log"].map { decodeLog($0.value) } ?? LogConfiguration()
+        let cache = fields["cache"].map { decodeCache($0.value) } ?? CacheConfiguration()
         guard let dayparts, !dayparts.isEmpty else { return nil }
         return MarqueeConfiguration(dayparts: dayparts, schedule: schedule, display: display, audio: audio, input: input,
-                                    network: network, control: control, mqtt: mqtt, osd: osd, log: log, source: source)
+                                    network: network, control: control, mqtt: mqtt, osd: osd, log: log,
+                                    remote: remote, cache: cache, source: source)
     }
 
     private mutating func decodeLog(_ node: Node) -> LogConfiguration {

@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeCore
 import Yams
 
 /// Reads a config file of any supported format into a `MarqueeConfiguration`, collecting every
@@ -35,9 +36,22 @@ public enum ConfigurationLoader {
     /// that file's folder.
     public static func load(text: String, format: ConfigurationFormat, path: String,
                             checkingMediaFiles: Bool = true) -> ConfigurationLoadResult {
-        var log = DiagnosticLog(file: path)
         let source = URL(fileURLWithPath: path).standardizedFileURL
-        let baseDirectory = source.deletingLastPathComponent()
+        return load(text: text, format: format, named: path, source: source,
+                    baseDirectory: source.deletingLastPathComponent(), mediaBase: nil, checkingMediaFiles: checkingMediaFiles)
+    }
+
+    /// Reads config text fetched from `url`: items' relative urls are the server's, diagnostics
+    /// name the URL, and file paths in it (credentials, fonts) resolve against `localFolder`.
+    public static func load(fetchedText text: String, from url: URL, localFolder: URL) -> ConfigurationLoadResult {
+        let format: ConfigurationFormat = url.pathExtension.lowercased() == "json" ? .json : .yaml
+        return load(text: text, format: format, named: CredentialRedaction.redacted(url.absoluteString), source: url,
+                    baseDirectory: localFolder, mediaBase: url, checkingMediaFiles: false)
+    }
+
+    private static func load(text: String, format: ConfigurationFormat, named name: String, source: URL,
+                             baseDirectory: URL, mediaBase: URL?, checkingMediaFiles: Bool) -> ConfigurationLoadResult {
+        var log = DiagnosticLog(file: name)
         var configuration: MarqueeConfiguration?
 
         switch format {
@@ -50,7 +64,7 @@ public enum ConfigurationLoader {
             if let root = document.root {
                 var decoder = ConfigurationDecoder(log: log, baseDirectory: baseDirectory,
                                                    duplicateKeySentinels: document.duplicateKeySentinels,
-                                                   checkingMediaFiles: checkingMediaFiles)
+                                                   checkingMediaFiles: checkingMediaFiles, mediaBase: mediaBase)
                 configuration = decoder.decodeConfiguration(root, source: source)
                 log = decoder.log
             } else if !log.hasErrors {

@@ -18,6 +18,10 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var mqtt: MQTTConfiguration?
     public var osd: OSDConfiguration
     public var log: LogConfiguration
+    /// `source:`: the playlist comes from a server; this file is a bootstrap. nil: it is here.
+    public var remote: RemoteSourceConfiguration?
+    /// `cache:`: where remote media are kept, and its limits.
+    public var cache: CacheConfiguration
     /// The config file this came from; relative media paths were resolved against its folder.
     public var source: URL
 
@@ -34,10 +38,12 @@ public struct MarqueeConfiguration: Sendable, Equatable {
                 mqtt: MQTTConfiguration? = nil,
                 osd: OSDConfiguration = OSDConfiguration(),
                 log: LogConfiguration = LogConfiguration(),
+                remote: RemoteSourceConfiguration? = nil,
+                cache: CacheConfiguration = CacheConfiguration(),
                 source: URL) {
         self.init(dayparts: [DaypartConfiguration(name: Self.singlePlaylistName, playlist: playlist)], schedule: schedule,
                   display: display, audio: audio, input: input, network: network, control: control, mqtt: mqtt, osd: osd, log: log,
-                  source: source)
+                  remote: remote, cache: cache, source: source)
     }
 
     /// `dayparts` must not be empty.
@@ -51,6 +57,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
                 mqtt: MQTTConfiguration? = nil,
                 osd: OSDConfiguration = OSDConfiguration(),
                 log: LogConfiguration = LogConfiguration(),
+                remote: RemoteSourceConfiguration? = nil,
+                cache: CacheConfiguration = CacheConfiguration(),
                 source: URL) {
         precondition(!dayparts.isEmpty, "a configuration has at least one playlist")
         self.dayparts = dayparts
@@ -63,6 +71,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         self.mqtt = mqtt
         self.osd = osd
         self.log = log
+        self.remote = remote
+        self.cache = cache
         self.source = source
     }
 
@@ -88,7 +98,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
 // list spelling (so their order, which decides overlaps, survives JSON).
 extension MarqueeConfiguration: Codable {
     private enum CodingKeys: String, CodingKey {
-        case playlist, playlists, schedule, display, audio, input, network, control, mqtt, osd, log, source
+        case playlist, playlists, schedule, display, audio, input, network, control, mqtt, osd, log, remote, cache, source
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -107,6 +117,8 @@ extension MarqueeConfiguration: Codable {
         try container.encodeIfPresent(mqtt, forKey: .mqtt)
         try container.encode(osd, forKey: .osd)
         try container.encode(log, forKey: .log)
+        try container.encodeIfPresent(remote, forKey: .remote)
+        if cache != CacheConfiguration() { try container.encode(cache, forKey: .cache) }
         try container.encode(source, forKey: .source)
     }
 
@@ -129,6 +141,8 @@ extension MarqueeConfiguration: Codable {
         mqtt = try container.decodeIfPresent(MQTTConfiguration.self, forKey: .mqtt)
         osd = try container.decode(OSDConfiguration.self, forKey: .osd)
         log = try container.decode(LogConfiguration.self, forKey: .log)
+        remote = try container.decodeIfPresent(RemoteSourceConfiguration.self, forKey: .remote)
+        cache = try container.decodeIfPresent(CacheConfiguration.self, forKey: .cache) ?? CacheConfiguration()
         source = try container.decode(URL.self, forKey: .source)
     }
 }

@@ -17,10 +17,16 @@ public struct PlaylistItemConfiguration: Sendable, Equatable {
     public var cues: [MediaTime]
     /// When the item may play (`schedule:`); nil: whenever its playlist plays.
     public var schedule: Schedule?
+    /// `stream: true`: a remote item played straight from the network (a live stream), never
+    /// downloaded into the cache. HLS (`.m3u8`) always streams.
+    public var stream: Bool
+    /// `sha256:` the remote file's expected hash, lower-case hex: the cache keeps and plays only a
+    /// download that matches it.
+    public var sha256: String?
 
     public init(location: MediaLocation, start: MediaTime? = nil, end: MediaTime? = nil,
                 duration: MediaTime? = nil, scaling: ScalingMode? = nil, title: String? = nil, cues: [MediaTime] = [],
-                schedule: Schedule? = nil) {
+                schedule: Schedule? = nil, stream: Bool = false, sha256: String? = nil) {
         self.location = location
         self.start = start
         self.end = end
@@ -29,6 +35,14 @@ public struct PlaylistItemConfiguration: Sendable, Equatable {
         self.title = title
         self.cues = cues
         self.schedule = schedule
+        self.stream = stream
+        self.sha256 = sha256
+    }
+
+    /// A remote item that is downloaded before it plays: not a stream, not HLS.
+    public var isCached: Bool {
+        guard case .remote(let url) = location, !stream else { return false }
+        return url.pathExtension.lowercased() != "m3u8"
     }
 
     /// Where playback stops, whichever of `end` or `start + duration` the config gave.
@@ -43,7 +57,7 @@ public struct PlaylistItemConfiguration: Sendable, Equatable {
 // not parse); MediaTime itself is not Codable, and conforming it here would clash if Core ever does.
 extension PlaylistItemConfiguration: Codable {
     private enum CodingKeys: String, CodingKey {
-        case url, start, end, duration, scaling, title, cues, schedule
+        case url, start, end, duration, scaling, title, cues, schedule, stream, sha256
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -56,6 +70,8 @@ extension PlaylistItemConfiguration: Codable {
         try container.encodeIfPresent(title, forKey: .title)
         if !cues.isEmpty { try container.encode(cues.map(Self.exactText), forKey: .cues) }
         try container.encodeIfPresent(schedule, forKey: .schedule)
+        if stream { try container.encode(stream, forKey: .stream) }
+        try container.encodeIfPresent(sha256, forKey: .sha256)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -82,6 +98,8 @@ extension PlaylistItemConfiguration: Codable {
             }
         }
         schedule = try container.decodeIfPresent(Schedule.self, forKey: .schedule)
+        stream = try container.decodeIfPresent(Bool.self, forKey: .stream) ?? false
+        sha256 = try container.decodeIfPresent(String.self, forKey: .sha256)
     }
 
     /// Seconds as a decimal, e.g. `2.5`. Exact for every time a config can spell (at most nine

@@ -67,6 +67,12 @@ public struct EventLogRecord: Encodable, Sendable {
             if let daypart { try fields.encode(daypart, forKey: Key("daypart")) } else { try fields.encodeNil(forKey: Key("daypart")) }
             try fields.encode(itemCount, forKey: Key("items"))
             try fields.encode(immediately ? "now" : "itemEnd", forKey: Key("at"))
+        case .downloadProgress(let url, let bytes, let total, let state):
+            // {"event":"downloadProgress","url":"https://cms/a.mp4","bytes":1048576,"total":4194304,"state":"downloading"}
+            try fields.encode(url, forKey: Key("url"))
+            try fields.encode(bytes, forKey: Key("bytes"))
+            try fields.encodeIfPresent(total, forKey: Key("total"))
+            try fields.encode(state, forKey: Key("state"))
         case .frame(let item, let pts, let time, let dropped):
             try fields.encode(item, forKey: Key("item"))
             try fields.encode(pts.seconds, forKey: Key("pts"))

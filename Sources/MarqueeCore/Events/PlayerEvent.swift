@@ -36,13 +36,17 @@ public enum PlayerEvent: Equatable, Sendable {
     /// `immediately` (the daypart's `interrupt`, or the display is off) or from the end of the
     /// item playing; `itemStarted` says when the new list is on screen.
     case daypartChanged(daypart: String?, itemCount: Int, immediately: Bool)
+    /// A remote item's media downloading into the cache: `bytes` of `total` (when the server said)
+    /// on disk. Not a timeline event: it is said as the download goes, at most twice a second per
+    /// file, and once when the file is cached (verified and in place) or has failed for good.
+    case downloadProgress(url: String, bytes: Int64, total: Int64?, state: DownloadState)
 
     /// Every event's name, for subscriptions that name the ones they want.
     public static let allNames: Set<String> = [
         "itemStarted", "itemEnded", "playbackStateChanged", "loadStateChanged", "timeJumped", "playbackStalled",
         "durationAvailable", "naturalSizeAvailable", "scalingModeChanged", "repeatModeChanged", "error", "volumeChanged",
         "frame", "command", "queueReplaced", "boundary", "rateChanged", "displayPowerChanged",
-        "daypartChanged",
+        "daypartChanged", "downloadProgress",
     ]
 
     /// The event's name in the log.
@@ -67,6 +71,7 @@ public enum PlayerEvent: Equatable, Sendable {
         case .rateChanged: "rateChanged"
         case .displayPowerChanged: "displayPowerChanged"
         case .daypartChanged: "daypartChanged"
+        case .downloadProgress: "downloadProgress"
         }
     }
 }

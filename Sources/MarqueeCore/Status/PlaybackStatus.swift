@@ -102,7 +102,7 @@ public struct PlaybackStatus: Sendable, Equatable {
             }
         case .queueReplaced(let count, _):
             itemCount = count
-        case .command, .boundary, .rateChanged, .displayPowerChanged, .daypartChanged:
+        case .command, .boundary, .rateChanged, .displayPowerChanged, .daypartChanged, .downloadProgress:
             break
         }
     }

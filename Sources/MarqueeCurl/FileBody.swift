@@ -1,0 +1,76 @@
+import Foundation
+import Glibc
+import MarqueeCore
+
+/// A downloaded body written into the file at `path` with plain write(2): from the resume offset
+/// on a 206, from 0 (the file truncated first) on a 200. The descriptor is owned here and closed
+/// in `deinit`. No fsync: the caller decides when the file must be durable.
+final class FileBody: BodySink {
+    private let path: String
+    private let descriptor: Int32
+    private let resumeOffset: Int64
+    private var start: Int64?
+    private var written: Int64 = 0
+
+    init(path: String, resumeFrom: Int64) throws(HTTPTransferError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Self.failure("cannot open \(path)", errno) }
+        self.path = path
+        self.descriptor = descriptor
+        resumeOffset = max(0, resumeFrom)
+        // Resuming past the end of what is on disk would leave a hole of zeros in the file.
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Self.failure("cannot stat \(path)", errno) }
+        guard Int64(status.st_size) >= resumeOffset else {
+            throw .file("\(path) holds \(status.st_size) bytes, fewer than the resume offset \(resumeOffset)")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    func begin(_ headers: ResponseHeaders) throws(HTTPTransferError) {
+        var offset: Int64 = 0
+        if headers.status == 206 {
+            // A 206 for other bytes than asked for would splice the wrong part of the file in.
+            guard resumeOffset > 0, headers.rangeStart == nil || headers.rangeStart == resumeOffset else {
+                throw .network("server sent a range from \(headers.rangeStart ?? 0) when asked from \(resumeOffset)")
+            }
+            offset = resumeOffset
+        }
+        // Anything past the offset (a longer partial file, or the whole old file on a 200) goes;
+        // nothing to cut, no call (a device such as /dev/full cannot be truncated).
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Self.failure("cannot stat \(path)", errno) }
+        if Int64(status.st_size) > offset, ftruncate(descriptor, off_t(offset)) != 0 {
+            throw Self.failure("cannot truncate \(path)", errno)
+        }
+        guard lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw Self.failure("cannot seek in \(path)", errno)
+        }
+        start = offset
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPTransferError) {
+        var done = 0
+        while done < bytes.count {
+            let count = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw Self.failure("cannot write \(path)", code)
+            }
+            done += count
+        }
+        written += Int64(done)
+    }
+
+    var bytesHeld: Int64 { (start ?? resumeOffset) + written }
+    var resumedFrom: Int64 { start ?? 0 }
+
+    /// "cannot write /var/cache/a.mp4: no space left on device (ENOSPC)"-style text.
+    private static func failure(_ what: String, _ code: Int32) -> HTTPTransferError {
+        let reason = String(cString: strerror(code)).lowercased()
+        let name = code == ENOSPC ? " (ENOSPC)" : code == EDQUOT ? " (EDQUOT)" : code == EROFS ? " (EROFS)" : ""
+        return .file("\(what): \(reason)\(name)")
+    }
+}

@@ -1,0 +1,8 @@
+import Foundation
+
+/// A remote item that is downloaded into the cache before it plays, and the hash its copy must have.
+struct CachedMedia: Equatable, Sendable {
+    var url: URL
+    /// The config's `sha256:`; nil: only the size the server announced is checked.
+    var sha256: String?
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Logging
+import MarqueeCore
+import MarqueeFleet
+import MarqueePlayer
+
+/// Puts a plan's remote media in the cache before the player gets the plan: every cached item is
+/// downloaded and verified first, then the plan goes to the player reading the verified copies
+/// (at the item boundary, as a reload does). An item that fails for good is left out, with its
+/// error line, and does not hold back the rest. A newer plan staged meanwhile replaces the one
+/// waiting (its downloads still wanted carry on). Runs on the filler's threads, never the
+/// present thread.
+final class CachedPlanStage: @unchecked Sendable {
+    /// Where a staged plan goes once its media are in place.
+    typealias Delivery = @Sendable (PlaybackPlan) -> Void
+
+    let cache: MediaCache
+    private let filler: CacheFiller
+    private let security: @Sendable (URL) -> HTTPSecurity
+    private let post: @Sendable (PlayerEvent) -> Void
+    private let logger: Logger
+    private let lock = NSLock()
+    /// Under `lock`: which staging is current (a newer one makes older reports moot).
+    private var generation = 0
+    /// Under `lock`: the current set's downloads and results, for the status and the card.
+    private var wanted: [URL] = []
+    private var progress: [URL: (bytes: Int64, total: Int64?)] = [:]
+    private var results: [URL: CacheFillResult] = [:]
+    /// Under `lock`: the media the player may be reading (the plan delivered last, and the one
+    /// before it, whose item on screen plays to its end): never evicted.
+    private var inUse: [Set<URL>] = []
+    /// Under `lock`: tells the player's status card how the downloads go while nothing plays.
+    private var note: (@Sendable (String?) -> Void)?
+
+    init(cache: MediaCache, filler: CacheFiller, security: @escaping @Sendable (URL) -> HTTPSecurity,
+         post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) {
+        self.cache = cache
+        self.filler = filler
+        self.security = security
+        self.post = post
+        self.logger = logger
+    }
+
+    func attach(note: @escaping @Sendable (String?) -> Void) {
+        lock.withLock { self.note = note }
+    }
+
+    /// Downloads what `plan` needs, then hands it to `deliver`; returns at once.
+    func stage(_ plan: PlaybackPlan, deliver: @escaping Delivery) {
+        let wants = plan.cacheWants(security: security)
+        let (current, keeping) = lock.withLock { () -> (Int, Set<URL>) in
+            generation += 1
+            wanted = wants.map(\.url)
+            progress = [:]
+            results = [:]
+            return (generation, inUse.reduce(into: Set<URL>()) { $0.formUnion($1) })
+        }
+        guard !wants.isEmpty else {
+            settle(plan, results: [:], generation: current, deliver: deliver)
+            return
+        }
+        logger.info("cache: \(wants.count) remote item\(wants.count == 1 ? "" : "s") to have in \(cache.directory) before the playlist plays")
+        filler.fill(wants, keeping: keeping, handlers: CacheFiller.Handlers(
+            progress: { [weak self] update in self?.record(update, generation: current) },
+            item: { [weak self] url, result in self?.record(url, result, generation: current) },
+            settled: { [weak self] results in self?.settle(plan, results: results, generation: current, deliver: deliver) }))
+        updateNote()
+    }
+
+    private func record(_ update: CacheFillProgress, generation staged: Int) {
+        guard lock.withLock({ () -> Bool in
+            guard staged == generation else { return false }
+            progress[update.url] = (update.bytesOnDisk, update.expectedTotal)
+            return true
+        }) else { return }
+        post(.downloadProgress(url: CredentialRedaction.redacted(update.url.absoluteString), bytes: update.bytesOnDisk,
+                               total: update.expectedTotal, state: .downloading))
+        updateNote()
+    }
+
+    private func record(_ url: URL, _ result: CacheFillResult, generation staged: Int) {
+        let bytes = lock.withLock { () -> Int64?? in
+            guard staged == generation else { return nil }
+            results[url] = result
+            return .some(progress[url]?.bytes)
+        }
+        guard let bytes else { return }
+        let size = result.path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int64 }
+        let onDisk = size ?? bytes ?? 0
+        post(.downloadProgress(url: CredentialRedaction.redacted(url.absoluteString), bytes: onDisk,
+                               total: result.path == nil ? nil : onDisk, state: result.path == nil ? .failed : .cached))
+        updateNote()
+    }
+
+    private func settle(_ plan: PlaybackPlan, results: [URL: CacheFillResult], generation staged: Int, deliver: Delivery) {
+        let urls = Set(plan.cachedMedia.values.map(\.url))
+        guard lock.withLock({ () -> Bool in
+            guard staged == generation else { return false }
+            inUse = Array((inUse + [urls]).suffix(2))
+            return true
+        }) else { return }
+        let failed = results.values.filter { $0.path == nil }.count
+        if !urls.isEmpty {
+            logger.info("cache: \(urls.count - failed) of \(urls.count) remote items in place\(failed == 0 ? "" : "; \(failed) left out")")
+        }
+        deliver(plan.readingCachedCopies(results))
+        // Room is made only now: what the new playlist and the one it replaces name stays.
+        let keeping = lock.withLock { inUse.reduce(into: Set<URL>()) { $0.formUnion($1) } }
+        let eviction = cache.evict(keeping: keeping)
+        if !eviction.removedFiles.isEmpty {
+            logger.info("cache: evicted \(eviction.removedFiles.count) file\(eviction.removedFiles.count == 1 ? "" : "s") no playlist names (\(eviction.freedBytes) bytes)")
+        }
+        lock.withLock { note }?(nil)
+    }
+
+    /// "Downloading 2 of 5 files (34 of 120 MB)" on the card while the first playlist waits.
+    private func updateNote() {
+        let (text, note) = lock.withLock { () -> (String, (@Sendable (String?) -> Void)?) in
+            let done = results.values.filter { $0.path != nil }.count
+            let bytes = progress.values.reduce(Int64(0)) { $0 + $1.bytes }
+            let totals = progress.values.compactMap(\.total)
+            let megabytes = { (value: Int64) in String(format: "%.0f", Double(value) / 1_048_576) }
+            var text = "Downloading: \(done) of \(wanted.count) files ready"
+            if !progress.isEmpty {
+                text += totals.count == progress.count ? " (\(megabytes(bytes)) of \(megabytes(totals.reduce(0, +))) MB)" : " (\(megabytes(bytes)) MB)"
+            }
+            if let failure = results.values.compactMap({ if case .failed(let why) = $0 { why } else { nil } }).first {
+                text += "; \(failure)"
+            }
+            return (text, self.note)
+        }
+        note?(text)
+    }
+
+    /// `status`'s `cache` object.
+    func status() -> [String: any Sendable] {
+        lock.withLock {
+            var fields: [String: any Sendable] = [
+                "dir": cache.directory,
+                "bytes": cache.totalBytes,
+                "wanted": wanted.count,
+                "cached": results.values.filter { $0.path != nil }.count,
+            ]
+            if cache.maxBytes < Int64.max { fields["maxBytes"] = cache.maxBytes }
+            fields["downloading"] = wanted.filter { results[$0] == nil }.compactMap { url -> [String: any Sendable]? in
+                guard let progress = progress[url] else { return nil }
+                var entry: [String: any Sendable] = ["url": CredentialRedaction.redacted(url.absoluteString), "bytes": progress.bytes]
+                if let total = progress.total { entry["total"] = total }
+                return entry
+            }
+            fields["failed"] = results.compactMap { url, result -> [String: any Sendable]? in
+                guard case .failed(let why) = result else { return nil }
+                return ["url": CredentialRedaction.redacted(url.absoluteString), "error": why]
+            }
+            return fields
+        }
+    }
+
+    func stop() {
+        _ = filler.stop(waitingUpTo: .seconds(1))
+    }
+}

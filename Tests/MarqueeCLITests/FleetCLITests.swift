@@ -1,0 +1,245 @@
+import Foundation
+import Glibc
+import MarqueeTestSupport
+import Testing
+
+/// `marquee play URL`: the config and its media from a real HTTP server on 127.0.0.1, downloaded
+/// into the cache, verified, and played from it; polled with validators; switched at the item
+/// boundary once the new media are in; kept across restarts for playing offline.
+@Suite(.serialized) struct FleetCLITests {
+    static func lobby(_ fixture: FleetFixture, _ names: [String], hashed: Bool = true) -> String {
+        "playlist:\n  repeat: all\n  items:\n" + names.map { name in
+            "    - url: media/\(name).mp4\n" + (hashed ? "      sha256: \(fixture.clips[name]!.sha256)\n" : "")
+        }.joined()
+    }
+
+    @Test func aFetchedConfigsMediaAreVerifiedCachedAndPlayedAndAChangeWaitsForItsMedia() throws {
+        let fixture = try FleetFixture(name: "switch")
+        defer { fixture.server.stop() }
+        fixture.serveConfig(Self.lobby(fixture, ["one", "two"]), etag: "v1")
+        fixture.serve("one")
+        fixture.serve("two")
+        let run = try fixture.play()
+        #expect(run.waitForEvents(seconds: 30) { FleetFixture.starts($0).contains(fixture.mediaURL("two")) }, "\(run.standardError())")
+
+        // Played by their URLs, from verified copies named by their content.
+        let events = run.events()
+        #expect(Array(FleetFixture.starts(events).prefix(2)) == [fixture.mediaURL("one"), fixture.mediaURL("two")])
+        let cached = events.filter { $0["event"] as? String == "downloadProgress" && $0["state"] as? String == "cached" }
+        #expect(Set(cached.compactMap { $0["url"] as? String }) == [fixture.mediaURL("one"), fixture.mediaURL("two")], "\(cached)")
+        #expect(fixture.cachedFiles() == ["\(fixture.clips["one"]!.sha256).mp4", "\(fixture.clips["two"]!.sha256).mp4"].sorted())
+        for name in fixture.cachedFiles() {
+            let digest = try FleetFixture.sha256sum(fixture.cache.appendingPathComponent("media/\(name)").path)
+            #expect(name.hasPrefix(digest))
+        }
+        #expect(fixture.server.requestedPaths.filter { $0.hasSuffix(".mp4") }.sorted() == ["/screens/media/one.mp4", "/screens/media/two.mp4"])
+
+        // A poll (SIGHUP asks at once) sends the ETag: the 304 changes nothing.
+        kill(run.process.processIdentifier, SIGHUP)
+        #expect(waitUntil { fixture.server.requests.filter { $0.path == "/screens/lobby.yaml" }.count >= 2 })
+        let poll = fixture.server.requests.last { $0.path == "/screens/lobby.yaml" }
+        #expect(poll?.headers["if-none-match"] == "\"v1\"", "\(String(describing: poll?.headers))")
+        #expect(poll?.headers["if-modified-since"] == "Thu, 26 Nov 2026 07:00:00 GMT")
+
+        // A new config whose clip comes slowly: the old playlist plays on until it is in.
+        fixture.serve("three") { .throttledFile($0, contentType: "video/mp4", bytesPerSecond: max(20_000, $0.count / 2)) }
+        fixture.serveConfig(Self.lobby(fixture, ["three"]), etag: "v2")
+        kill(run.process.processIdentifier, SIGHUP)
+        #expect(run.waitForEvents(seconds: 30) { FleetFixture.starts($0).contains(fixture.mediaURL("three")) }, "\(run.standardError())")
+        let after = run.events()
+        let threeCached = after.firstIndex { $0["event"] as? String == "downloadProgress" && $0["state"] as? String == "cached"
+            && $0["url"] as? String == fixture.mediaURL("three") }
+        let threeStarted = after.firstIndex { $0["event"] as? String == "itemStarted" && $0["url"] as? String == fixture.mediaURL("three") }
+        let progress = after.filter { $0["event"] as? String == "downloadProgress" && $0["url"] as? String == fixture.mediaURL("three")
+            && $0["state"] as? String == "downloading" }
+        #expect(progress.count >= 2, "a slow download reports its progress: \(progress)")
+        if let threeCached, let threeStarted {
+            #expect(threeCached < threeStarted)
+            // The old playlist went on while three downloaded, and ended at an item boundary.
+            let between = FleetFixture.starts(Array(after[..<threeStarted])).suffix(2)
+            #expect(between.allSatisfy { $0 != fixture.mediaURL("three") })
+            #expect(!after.contains { $0["event"] as? String == "itemEnded" && $0["reason"] as? String == "userExited" })
+        } else {
+            Issue.record("three was not cached before it started: \(after.filter { ($0["url"] as? String)?.contains("three") == true })")
+        }
+        // The config kept for an offline boot is the new one.
+        let kept = try String(contentsOf: fixture.cache.appendingPathComponent("config/remote.yaml"), encoding: .utf8)
+        #expect(kept == Self.lobby(fixture, ["three"]))
+        #expect(run.terminate() == 0)
+        #expect(!run.standardError().contains("error"), "\(run.standardError())")
+    }
+
+    @Test func withTheServerGoneTheCachedConfigPlaysAndWithNothingCachedTheJournalSaysWhy() throws {
+        let fixture = try FleetFixture(name: "offline")
+        fixture.serveConfig(Self.lobby(fixture, ["one"]), etag: "v1")
+        fixture.serve("one")
+        let first = try fixture.play()
+        #expect(first.waitForEvents(seconds: 30) { FleetFixture.starts($0).contains(fixture.mediaURL("one")) }, "\(first.standardError())")
+        #expect(first.terminate() == 0)
+        let port = fixture.server.port
+        fixture.server.stop()
+
+        // Offline boot: the config and media from the cache, said in the journal.
+        let offline = try fixture.play()
+        #expect(offline.waitForEvents(seconds: 30) { FleetFixture.starts($0).count >= 2 }, "\(offline.standardError())")
+        #expect(Set(FleetFixture.starts(offline.events())) == [fixture.mediaURL("one")])
+        let journal = offline.standardError()
+        #expect(journal.contains("source: playing the config fetched from \(fixture.configURL) at "), "\(journal)")
+        #expect(FleetFixture.waitFor(offline, "source: \(fixture.configURL): "), "\(offline.standardError())")
+        #expect(offline.standardError().contains("the config playing goes on"), "\(offline.standardError())")
+        #expect(offline.terminate() == 0)
+
+        // An empty cache and no network: nothing plays, and the journal says why; the player waits.
+        try FileManager.default.removeItem(at: fixture.cache)
+        let empty = try fixture.play()
+        #expect(FleetFixture.waitFor(empty, "nothing to play until it answers"), "\(empty.standardError())")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(empty.process.isRunning)
+        #expect(FleetFixture.starts(empty.events()).isEmpty)
+        // The server comes back where the player looks; a reload asks at once, and it plays.
+        let back = try LoopbackHTTPServer(port: port)
+        defer { back.stop() }
+        back.setRoute("/screens/lobby.yaml", .file(Data(Self.lobby(fixture, ["one"]).utf8), contentType: "application/yaml"))
+        back.setRoute("/screens/media/one.mp4", .file(fixture.clips["one"]!.data, contentType: "video/mp4"))
+        kill(empty.process.processIdentifier, SIGHUP)
+        #expect(empty.waitForEvents(seconds: 30) { FleetFixture.starts($0).contains(fixture.mediaURL("one")) }, "\(empty.standardError())")
+        #expect(FleetFixture.waitFor(empty, "answers again"))
+        #expect(empty.terminate() == 0)
+    }
+
+    @Test func anInvalidConfigIsLoggedWithItsPositionAndTheOneKeptPlaysOn() throws {
+        let fixture = try FleetFixture(name: "invalid")
+        defer { fixture.server.stop() }
+        fixture.serveConfig(Self.lobby(fixture, ["one"]), etag: "v1")
+        fixture.serve("one")
+        let run = try fixture.play()
+        #expect(run.waitForEvents(seconds: 30) { FleetFixture.starts($0).contains(fixture.mediaURL("one")) }, "\(run.standardError())")
+        fixture.serveConfig("playlist:\n  repeat: twice\n  items: [media/one.mp4]\n", etag: "v2")
+        kill(run.process.processIdentifier, SIGHUP)
+        #expect(FleetFixture.waitFor(run, "rejected (1 error); the config playing goes on"), "\(run.standardError())")
+        #expect(run.standardError().contains("\(fixture.configURL):2:11: error: "), "\(run.standardError())")
+        let startsBefore = FleetFixture.starts(run.events()).count
+        #expect(run.waitForEvents(seconds: 10) { FleetFixture.starts($0).count >= startsBefore + 2 })
+        #expect(try String(contentsOf: fixture.cache.appendingPathComponent("config/remote.yaml"), encoding: .utf8) == Self.lobby(fixture, ["one"]))
+        // The same refused text again is not logged again.
+        kill(run.process.processIdentifier, SIGHUP)
+        #expect(waitUntil { fixture.server.requests.filter { $0.path == "/screens/lobby.yaml" }.count >= 3 })
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(run.standardError().components(separatedBy: "rejected (1 error)").count == 2)
+        #expect(run.terminate() == 0)
+    }
+
+    /// The fault list: a hash mismatch, a redirect to file:, a connection dropped mid-body and a
+    /// body shorter than announced. Only verified media play; no fault holds back the others.
+    @Test func badDownloadsAreLeftOutWithOneLineAndTheRestPlays() throws {
+        let fixture = try FleetFixture(name: "faults")
+        defer { fixture.server.stop() }
+        let one = fixture.clips["one"]!, two = fixture.clips["two"]!
+        fixture.serveConfig("""
+            playlist:
+              repeat: all
+              items:
+                - url: media/one.mp4
+                  sha256: \(one.sha256)
+                - url: media/lying.mp4
+                  sha256: \(two.sha256)
+                - url: media/passwd.mp4
+                - url: media/two.mp4
+                  sha256: \(two.sha256)
+            """, etag: "v1")
+        fixture.serve("one")
+        fixture.server.setRoute("/screens/media/lying.mp4", .file(fixture.clips["three"]!.data, contentType: "video/mp4"))
+        fixture.server.setRoute("/screens/media/passwd.mp4", .redirect(to: "file:///etc/passwd"))
+        fixture.serve("two") { .droppingFile($0, contentType: "video/mp4", after: $0.count / 2) }
+        let run = try fixture.play()
+        #expect(run.waitForEvents(seconds: 60) { FleetFixture.starts($0).contains(fixture.mediaURL("two")) }, "\(run.standardError())")
+        #expect(run.waitForEvents(seconds: 10) { FleetFixture.starts($0).count >= 4 })
+        let starts = Set(FleetFixture.starts(run.events()))
+        #expect(starts == [fixture.mediaURL("one"), fixture.mediaURL("two")], "\(starts)")
+        let journal = run.standardError()
+        #expect(journal.contains("sha256 mismatch"), "\(journal)")
+        #expect(journal.contains("redirect to file: refused"), "\(journal)")
+        // The dropped download was resumed with a Range, not fetched again from the start.
+        let ranged = fixture.server.requests.filter { $0.path == "/screens/media/two.mp4" }.compactMap { $0.headers["range"] }
+        #expect(ranged.contains { $0.hasPrefix("bytes=") && $0 != "bytes=0-" }, "\(fixture.server.requests.filter { $0.path.hasSuffix("two.mp4") }.map(\.headers))")
+        // Only files whose hash is the config's are in the cache.
+        #expect(fixture.cachedFiles() == ["\(one.sha256).mp4", "\(two.sha256).mp4"].sorted())
+        #expect(run.terminate() == 0)
+    }
+
+    /// kill -9 in the middle of a download: the restart resumes the part file, and nothing whose
+    /// hash differs from the config's is ever played or kept.
+    @Test func killedMidDownloadTheRestartResumesAndPlaysOnlyVerifiedMedia() throws {
+        let fixture = try FleetFixture(name: "kill9")
+        defer { fixture.server.stop() }
+        let big = fixture.clips["big"]!
+        fixture.serveConfig(Self.lobby(fixture, ["big"]), etag: "v1")
+        let rate = max(50_000, big.data.count / 6)
+        fixture.serve("big") { .throttledFile($0, contentType: "video/mp4", bytesPerSecond: rate) }
+        let first = try fixture.play()
+        let partial = fixture.cache.appendingPathComponent("partial")
+        #expect(waitUntil(seconds: 20) { Self.partBytes(partial) > big.data.count / 5 }, "\(first.standardError())")
+        kill(first.process.processIdentifier, SIGKILL)
+        _ = first.waitForExit(seconds: 5)
+        let leftAt = Self.partBytes(partial)
+        #expect(leftAt > 0 && leftAt < big.data.count)
+        #expect(fixture.cachedFiles().isEmpty)
+
+        let second = try fixture.play()
+        #expect(second.waitForEvents(seconds: 60) { FleetFixture.starts($0).contains(fixture.mediaURL("big")) }, "\(second.standardError())")
+        let ranges = fixture.server.requests.filter { $0.path == "/screens/media/big.mp4" }.compactMap { $0.headers["range"] }
+        #expect(ranges.contains { range in Int(range.dropFirst("bytes=".count).prefix { $0.isNumber }).map { $0 > 0 && $0 <= leftAt } == true },
+                "\(ranges) after \(leftAt) bytes")
+        #expect(fixture.cachedFiles() == ["\(big.sha256).mp4"])
+        #expect(try FleetFixture.sha256sum(fixture.cache.appendingPathComponent("media/\(big.sha256).mp4").path) == big.sha256)
+        #expect(second.terminate() == 0)
+    }
+
+    /// A bootstrap config (source and cache) whose bound is smaller than the playlist: what the
+    /// playlist names is never evicted; what a new playlist no longer names is.
+    @Test func aCacheBoundSmallerThanThePlaylistKeepsWhatPlaysAndEvictsTheRest() throws {
+        let fixture = try FleetFixture(name: "bound")
+        defer { fixture.server.stop() }
+        let sizes = ["one", "two"].map { fixture.clips[$0]!.data.count }
+        let bound = sizes.max()! + 1
+        let bootstrap = fixture.folder.appendingPathComponent("bootstrap.yaml")
+        try Data("""
+            source: {url: \(fixture.configURL), interval: 3600}
+            cache: {dir: \(fixture.cache.path), maxBytes: \(bound)}
+            """.utf8).write(to: bootstrap)
+        fixture.serveConfig(Self.lobby(fixture, ["one", "two"]), etag: "v1")
+        ["one", "two", "three"].forEach { fixture.serve($0) }
+        let run = try fixture.play(bootstrap.path)
+        #expect(run.waitForEvents(seconds: 30) { FleetFixture.starts($0).contains(fixture.mediaURL("two")) }, "\(run.standardError())")
+        #expect(fixture.cachedFiles().count == 2, "both are kept though they exceed the bound")
+        fixture.serveConfig(Self.lobby(fixture, ["three"]), etag: "v2")
+        kill(run.process.processIdentifier, SIGHUP)
+        #expect(run.waitForEvents(seconds: 30) { FleetFixture.starts($0).contains(fixture.mediaURL("three")) }, "\(run.standardError())")
+        // One more change: one and two are named by neither the playlist nor the one it replaced.
+        fixture.serveConfig(Self.lobby(fixture, ["three", "four"]), etag: "v3")
+        fixture.serve("four")
+        kill(run.process.processIdentifier, SIGHUP)
+        #expect(run.waitForEvents(seconds: 30) { FleetFixture.starts($0).contains(fixture.mediaURL("four")) }, "\(run.standardError())")
+        #expect(waitUntil { !fixture.cachedFiles().contains("\(fixture.clips["one"]!.sha256).mp4") }, "\(fixture.cachedFiles())")
+        #expect(fixture.cachedFiles().contains("\(fixture.clips["three"]!.sha256).mp4"))
+        #expect(fixture.cachedFiles().contains("\(fixture.clips["four"]!.sha256).mp4"))
+        #expect(FleetFixture.waitFor(run, "cache: evicted"), "\(run.standardError())")
+        #expect(run.terminate() == 0)
+    }
+
+    private static func partBytes(_ folder: URL) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".part") }.compactMap {
+            (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($0).path)[.size] as? Int) ?? nil
+        }.max() ?? 0
+    }
+
+    private func waitUntil(seconds: Double = 20, _ done: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if done() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return done()
+    }
+}
