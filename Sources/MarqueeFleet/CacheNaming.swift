@@ -27,8 +27,8 @@ enum CacheNaming {
     }
 
     /// The stem of a URL's partial files: `<stem>.part` and `<stem>.json`.
-    static func partialStem(for url: URL) -> String {
-        SHA256Text.hex(of: indexKey(for: url))
+    static func partialStem(for url: URL, digest: any FileDigesting) -> String {
+        digest.sha256(of: Array(indexKey(for: url).utf8))
     }
 
     /// What the index and the partial names know a URL by: its text with any password replaced

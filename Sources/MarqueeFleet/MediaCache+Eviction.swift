@@ -26,7 +26,7 @@ extension MediaCache {
         let bound = bound ?? maxBytes
         return state.withLock { state in
             var eviction = CacheEviction()
-            let keptStems = Set(referenced.map(CacheNaming.partialStem(for:)))
+            let keptStems = Set(referenced.map { CacheNaming.partialStem(for: $0, digest: digest) })
             var partialBytes: Int64 = 0
             for file in Self.regularFiles(in: partialDirectory) {
                 let stem = String(file.name.prefix { $0 != "." })

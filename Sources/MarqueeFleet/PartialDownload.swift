@@ -34,8 +34,8 @@ public struct PartialDownload: Sendable, Equatable {
     }
 
     /// What the partial folder holds for `url` now.
-    init(url: URL, partialDirectory: String) {
-        let stem = (partialDirectory as NSString).appendingPathComponent(CacheNaming.partialStem(for: url))
+    init(url: URL, stem: String, partialDirectory: String) {
+        let stem = (partialDirectory as NSString).appendingPathComponent(stem)
         self.url = url
         path = stem + ".part"
         sidecarPath = stem + ".json"

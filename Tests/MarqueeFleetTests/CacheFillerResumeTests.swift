@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeCore
 @testable import MarqueeFleet
+import MarqueeMedia
 import MarqueeTestSupport
 import Testing
 
@@ -44,7 +45,7 @@ import Testing
             #expect(filler.stop())
         }
         #expect(fixture.mediaFiles.isEmpty)
-        let stem = CacheNaming.partialStem(for: url)
+        let stem = CacheNaming.partialStem(for: url, digest: FileSHA256())
         #expect(fixture.partialFiles == [stem + ".json", stem + ".part"])
 
         // Next run: a new cache over the same folder, the server healthy again.
