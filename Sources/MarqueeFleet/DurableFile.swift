@@ -5,10 +5,11 @@ import Glibc
 
 /// The file operations that make the cache survive a power cut or kill -9: a file is fsync'ed
 /// before it is renamed into place, and the directory after, so after a crash a name points either
-/// to the old complete file or to the new complete file, never to a torn one.
-enum DurableFile {
+/// to the old complete file or to the new complete file, never to a torn one. Public for the other
+/// files kept in the cache folder (the last good remote config).
+public enum DurableFile {
     /// fsync(2) of a file or a directory (a directory's fsync makes a rename or unlink in it durable).
-    static func sync(_ path: String, cacheDirectory: String) throws(MediaCacheError) {
+    public static func sync(_ path: String, cacheDirectory: String) throws(MediaCacheError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure("open", path, errno, cacheDirectory: cacheDirectory) }
         defer { close(descriptor) }
@@ -16,7 +17,7 @@ enum DurableFile {
     }
 
     /// Replaces `path` with `data` atomically: a temp file beside it, fsync, rename, fsync the folder.
-    static func writeAtomically(_ data: Data, to path: String, cacheDirectory: String) throws(MediaCacheError) {
+    public static func writeAtomically(_ data: Data, to path: String, cacheDirectory: String) throws(MediaCacheError) {
         let temporary = path + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure("create", temporary, errno, cacheDirectory: cacheDirectory) }
@@ -46,7 +47,7 @@ enum DurableFile {
     }
 
     /// mkdir -p; `cache: cannot create /x: Permission denied` when it cannot.
-    static func makeDirectory(_ path: String) throws(MediaCacheError) {
+    public static func makeDirectory(_ path: String) throws(MediaCacheError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
         let parent = (path as NSString).deletingLastPathComponent
