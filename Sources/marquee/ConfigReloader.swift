@@ -135,7 +135,8 @@ final class ConfigReloader: @unchecked Sendable {
 
     /// To the player, through the cache when the plan has remote media to download first.
     private func handOver(_ plan: PlaybackPlan, accepted: (@Sendable () -> Void)? = nil) {
-        let (stage, player) = lock.withLock { (stage, player) }
+        let stage: CachedPlanStage? = lock.withLock { self.stage }
+        let player: QueuePlayer? = lock.withLock { self.player }
         let deliver: CachedPlanStage.Delivery = { [wallClock, immediately] ready in
             player?.replaceQueue(ready.replacement(immediately: immediately, wallClock: wallClock))
             accepted?()

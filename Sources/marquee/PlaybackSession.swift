@@ -130,8 +130,10 @@ final class PlaybackSession {
         }
         // Said once: on an overlay plane of the screen, or blended into each picture, and why.
         if let drawing = player.osdDrawing { logger.info("osd: \(drawing)") }
-        reloader?.attach(player, stage: fleet?.stage,
-                         fetchNow: plan.remote == nil ? nil : { [weak fleet] in fleet?.poller?.pollNow() })
+        let stage: CachedPlanStage? = fleet?.stage
+        var fetchNow: (@Sendable () -> Void)?
+        if plan.remote != nil { fetchNow = { [weak fleet] in fleet?.poller?.pollNow() } }
+        reloader?.attach(player, stage: stage, fetchNow: fetchNow)
         if let stage = fleet?.stage { stage.attach(note: { [weak player] in player?.setContentNote($0) }) }
         // Changes to the config are the `reload` command too, from source `file`.
         watcher = plan.configPath.map { path in
