@@ -123,10 +123,10 @@ extension CacheFiller {
         case .cancelled:
             // The client stopped without being asked to: retried like a cut connection.
             item.failuresInARow += 1
-            retryLater(&item, line: "cache: \(shownURL): cancelled")
+            retryLater(&item, line: "cache: \(shownURL): cancelled", quietly: true)
         case .transient(let reason, let madeProgress):
             item.failuresInARow = madeProgress ? 1 : item.failuresInARow + 1
-            retryLater(&item, line: "cache: \(shownURL): \(reason)")
+            retryLater(&item, line: "cache: \(shownURL): \(reason)", quietly: true)
         case .permanent(let reason):
             item.failuresInARow += 1
             item.permanentFailures += 1
@@ -147,11 +147,17 @@ extension CacheFiller {
         }
     }
 
-    private func retryLater(_ item: inout Item, line: String) {
+    /// Schedules the next attempt after the back-off and logs why. `quietly` (transient failures,
+    /// retried for as long as the item is wanted) logs only the 1st, 2nd, 4th, 8th… failure in a
+    /// row: days offline with a full playlist stay a few lines an item, not thousands.
+    private func retryLater(_ item: inout Item, line: String, quietly: Bool = false) {
         let delay = options.retry.delay(afterFailures: item.failuresInARow, random: Double.random(in: 0..<1))
         item.notBefore = ContinuousClock.now + delay
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-        log(line + String(format: "; retrying in %.1f s", seconds))
+        let failures = item.failuresInARow
+        if !quietly || failures & (failures - 1) == 0 {
+            log(line + String(format: "; retrying in %.1f s (failure %d in a row)", seconds, failures))
+        }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
             guard let self else { return }
             start(state.withLock { $0.stopped ? [] : advance(&$0) })

@@ -98,7 +98,8 @@ public final class CacheFiller: Sendable {
     }
 
     /// Cancels every download and forgets the wanted set; waits up to `timeout` for the transfers
-    /// to return (their part files closed, kept for the next run). True when they all did.
+    /// to return (their part files closed, kept for the next run). True when they all did. No
+    /// report follows, and a stopped filler ignores later fills (shutdown).
     @discardableResult
     public func stop(waitingUpTo timeout: Duration = .seconds(2)) -> Bool {
         let jobs = state.withLock { state -> [Job] in

@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeCore
 
 /// How the cache names what it holds. Media files are named by their content
 /// (`<sha256>.<ext>`): two URLs with the same bytes share one file, and a name can be checked
@@ -26,8 +27,15 @@ enum CacheNaming {
     }
 
     /// The stem of a URL's partial files: `<stem>.part` and `<stem>.json`.
-    static func partialStem(for url: URL) -> String {
-        SHA256Text.hex(of: url.absoluteString)
+    static func partialStem(for url: URL, digest: any FileDigesting) -> String {
+        digest.sha256(of: Array(indexKey(for: url).utf8))
+    }
+
+    /// What the index and the partial names know a URL by: its text with any password replaced
+    /// by `***` (CredentialRedaction), so no secret is written into the cache folder. URLs that
+    /// differ only in their password name the same file, which they are.
+    static func indexKey(for url: URL) -> String {
+        CredentialRedaction.redacted(url.absoluteString)
     }
 
     /// 64 lower-case hex digits.

@@ -5,7 +5,8 @@ import Glibc
 
 /// The file operations that make the cache survive a power cut or kill -9: a file is fsync'ed
 /// before it is renamed into place, and the directory after, so after a crash a name points either
-/// to the old complete file or to the new complete file, never to a torn one.
+/// to the old complete file or to the new complete file, never to a torn one. Public for the other
+/// files kept in the cache folder (the last good remote config).
 public enum DurableFile {
     /// fsync(2) of a file or a directory (a directory's fsync makes a rename or unlink in it durable).
     public static func sync(_ path: String, cacheDirectory: String) throws(MediaCacheError) {
@@ -57,7 +58,7 @@ public enum DurableFile {
     }
 
     /// The size of a regular file, nil when there is none.
-    public static func size(of path: String) -> Int64? {
+    static func size(of path: String) -> Int64? {
         var status = stat()
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int64(status.st_size)

@@ -26,7 +26,7 @@ extension MediaCache {
         let bound = bound ?? maxBytes
         return state.withLock { state in
             var eviction = CacheEviction()
-            let keptStems = Set(referenced.map(CacheNaming.partialStem(for:)))
+            let keptStems = Set(referenced.map { CacheNaming.partialStem(for: $0, digest: digest) })
             var partialBytes: Int64 = 0
             for file in Self.regularFiles(in: partialDirectory) {
                 let stem = String(file.name.prefix { $0 != "." })
@@ -40,19 +40,16 @@ extension MediaCache {
             }
 
             let media = Self.regularFiles(in: mediaDirectory)
-            var total = media.reduce(partialBytes) { $0 + $1.size }
             let usage = fileUsage(state.index, referenced: referenced)
-            // Least recently used first; unindexed files before all; the name breaks ties.
-            let candidates = media.filter { !usage.protected.contains($0.name) }.sorted {
-                let (left, right) = (usage.lastUsed[$0.name] ?? .distantPast, usage.lastUsed[$1.name] ?? .distantPast)
-                return left != right ? left < right : $0.name < $1.name
+            let plan = EvictionPlan(files: media.map { file in
+                EvictionPlan.File(name: file.name, size: file.size, lastUsed: usage.lastUsed[file.name],
+                                  isReferenced: usage.protected.contains(file.name))
+            }, otherBytes: partialBytes, bound: bound)
+            for name in plan.removals {
+                unlink((mediaDirectory as NSString).appendingPathComponent(name))
             }
-            for file in candidates where total > bound {
-                unlink((mediaDirectory as NSString).appendingPathComponent(file.name))
-                total -= file.size
-                eviction.freedBytes += file.size
-                eviction.removedFiles.append(file.name)
-            }
+            eviction.removedFiles = plan.removals
+            eviction.freedBytes += media.filter { plan.removals.contains($0.name) }.reduce(0) { $0 + $1.size }
             // Forget entries whose file is gone (evicted now, or removed by hand).
             let present = Set(media.map(\.name)).subtracting(eviction.removedFiles)
             let before = state.index.entries.count
@@ -62,7 +59,7 @@ extension MediaCache {
                 try? DurableFile.sync(partialDirectory, cacheDirectory: directory)
             }
             if state.index.entries.count != before { writeIndex(&state) }
-            eviction.totalBytes = total
+            eviction.totalBytes = plan.totalAfter
             report(eviction, bound: bound)
             return eviction
         }
@@ -71,7 +68,7 @@ extension MediaCache {
     /// For each media file name: whether a referenced URL names it, and when it was last used.
     private func fileUsage(_ index: MediaCacheIndex, referenced: Set<URL>)
         -> (protected: Set<String>, lastUsed: [String: Date], fileName: [String: String]) {
-        let referencedKeys = Set(referenced.map(\.absoluteString))
+        let referencedKeys = Set(referenced.map(CacheNaming.indexKey(for:)))
         var protected = Set<String>()
         var lastUsed = [String: Date]()
         var fileName = [String: String]()

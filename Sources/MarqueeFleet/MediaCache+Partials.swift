@@ -4,7 +4,7 @@ import Foundation
 extension MediaCache {
     /// `url`'s partial download as it is on disk (size 0 when none).
     public func partial(for url: URL) -> PartialDownload {
-        PartialDownload(url: url, partialDirectory: partialDirectory)
+        PartialDownload(url: url, stem: CacheNaming.partialStem(for: url, digest: digest), partialDirectory: partialDirectory)
     }
 
     /// Starts `url`'s download over: an empty part file and a sidecar with `validators` (what is

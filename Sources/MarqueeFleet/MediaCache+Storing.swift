@@ -39,7 +39,7 @@ extension MediaCache {
             }
             unlink(partial.sidecarPath)
             try DurableFile.sync(partialDirectory, cacheDirectory: directory)
-            state.index.entries[url.absoluteString] = MediaCacheEntry(
+            state.index.entries[CacheNaming.indexKey(for: url)] = MediaCacheEntry(
                 sha256: sha256, size: size, etag: head.etag, lastModified: head.lastModified, lastUsed: now())
             writeIndex(&state)
         }
@@ -71,7 +71,7 @@ extension MediaCache {
         }
         return state.withLock { state -> String? in
             guard DurableFile.size(of: target) == size else { return nil }  // evicted meanwhile
-            state.index.entries[url.absoluteString] = MediaCacheEntry(sha256: sha256, size: size, lastUsed: now())
+            state.index.entries[CacheNaming.indexKey(for: url)] = MediaCacheEntry(sha256: sha256, size: size, lastUsed: now())
             writeIndex(&state)
             return target
         }

@@ -72,7 +72,7 @@ public final class MediaCache: Sendable {
     /// config naming another hash means the content changed). Marks the entry used. Cheap (a stat).
     public func cachedFile(for url: URL, sha256: String? = nil) -> String? {
         state.withLock { state -> String? in
-            let key = url.absoluteString
+            let key = CacheNaming.indexKey(for: url)
             guard let entry = state.index.entries[key] else { return nil }
             if let sha256, sha256.lowercased() != entry.sha256 { return nil }
             let path = mediaPath(sha256: entry.sha256, url: url)
@@ -91,7 +91,7 @@ public final class MediaCache: Sendable {
 
     /// `url`'s index entry, if any (for a conditional re-check with its ETag, and for tests).
     public func entry(for url: URL) -> MediaCacheEntry? {
-        state.withLock { $0.index.entries[url.absoluteString] }
+        state.withLock { $0.index.entries[CacheNaming.indexKey(for: url)] }
     }
 
     /// Bytes in media/ and partial/ now.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// What `index.json` holds: for each URL, the verified file its content is in and the facts a
-/// revalidation and the eviction order need. Keyed by the URL's absolute string.
+/// revalidation and the eviction order need. Keyed by the URL's text, password redacted
+/// (`CacheNaming.indexKey`).
 struct MediaCacheIndex: Codable, Equatable, Sendable {
     var version = 1
     var entries: [String: MediaCacheEntry] = [:]

@@ -1,5 +1,4 @@
 import Foundation
-import MarqueeCore
 
 /// A download in progress, kept across a crash or kill -9: the bytes so far in
 /// `partial/<sha256 of the URL>.part`, and beside it a sidecar (`.json`) with the validators of
@@ -18,7 +17,8 @@ public struct PartialDownload: Sendable, Equatable {
 
     /// What the sidecar records.
     public struct Validators: Codable, Sendable, Equatable {
-        /// The URL, with any password redacted: for a person looking at the folder only.
+        /// The URL, with any password redacted (`CacheNaming.indexKey`): for a person looking at
+        /// the folder only.
         public var url: String
         public var etag: String?
         public var lastModified: String?
@@ -34,15 +34,15 @@ public struct PartialDownload: Sendable, Equatable {
     }
 
     /// What the partial folder holds for `url` now.
-    init(url: URL, partialDirectory: String) {
-        let stem = (partialDirectory as NSString).appendingPathComponent(CacheNaming.partialStem(for: url))
+    init(url: URL, stem: String, partialDirectory: String) {
+        let stem = (partialDirectory as NSString).appendingPathComponent(stem)
         self.url = url
         path = stem + ".part"
         sidecarPath = stem + ".json"
         size = DurableFile.size(of: path) ?? 0
         let recorded = (try? Data(contentsOf: URL(fileURLWithPath: sidecarPath)))
             .flatMap { try? JSONDecoder().decode(Validators.self, from: $0) }
-        validators = recorded ?? Validators(url: CredentialRedaction.redacted(url.absoluteString))
+        validators = recorded ?? Validators(url: CacheNaming.indexKey(for: url))
     }
 
     /// Whether the bytes on disk can be continued: there are some, and either the server can be

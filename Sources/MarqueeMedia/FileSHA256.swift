@@ -2,8 +2,9 @@ import CFFmpeg
 import Foundation
 import MarqueeCore
 
-/// SHA-256 of a file (or of bytes) with libavutil's `av_sha` (already linked for playback: no second crypto
-/// library on the device). The media cache names and verifies its files by it.
+/// SHA-256 with libavutil's `av_sha` (already linked for playback: no second crypto library on the
+/// device). The media cache names and verifies its files by it, and names partial downloads by
+/// their URL's digest.
 public struct FileSHA256: FileDigesting {
     /// Read size: a multi-gigabyte clip is a few thousand reads, and the buffer stays small next to
     /// the player's frames.
@@ -15,30 +16,36 @@ public struct FileSHA256: FileDigesting {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw DigestError("sha256: cannot open \(path): \(Self.reason(errno))") }
         defer { close(descriptor) }
-        guard let context = av_sha_alloc() else { throw DigestError("sha256: av_sha_alloc failed (out of memory)") }
-        defer { av_free(UnsafeMutableRawPointer(context)) }
-        guard av_sha_init(context, 256) == 0 else { throw DigestError("sha256: av_sha_init(256) failed") }
-        var buffer = [UInt8](repeating: 0, count: Self.chunkBytes)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw DigestError("sha256: cannot read \(path): \(Self.reason(errno))")
+        return try Self.digest { update in
+            var buffer = [UInt8](repeating: 0, count: Self.chunkBytes)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count == 0 { return }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw DigestError("sha256: cannot read \(path): \(Self.reason(errno))")
+                }
+                update(buffer, count)
             }
-            av_sha_update(context, buffer, count)
         }
-        var digest = [UInt8](repeating: 0, count: 32)
-        av_sha_final(context, &digest)
-        return digest.map { String(format: "%02x", $0) }.joined()
     }
 
     public func sha256(of bytes: [UInt8]) -> String {
-        // av_sha_alloc fails only without memory, where nothing else would run either.
-        guard let context = av_sha_alloc() else { fatalError("av_sha_alloc: out of memory") }
+        do {
+            return try Self.digest { update in update(bytes, bytes.count) }
+        } catch {
+            // Only a failed allocation of libavutil's small context gets here: the process is out
+            // of memory and has no sensible name to return.
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// Runs `feed` with a function that adds bytes to a fresh SHA-256 context; lower-case hex.
+    private static func digest(_ feed: (_ update: (UnsafePointer<UInt8>, Int) -> Void) throws -> Void) throws -> String {
+        guard let context = av_sha_alloc() else { throw DigestError("sha256: av_sha_alloc failed (out of memory)") }
         defer { av_free(UnsafeMutableRawPointer(context)) }
-        av_sha_init(context, 256)
-        av_sha_update(context, bytes, bytes.count)
+        guard av_sha_init(context, 256) == 0 else { throw DigestError("sha256: av_sha_init(256) failed") }
+        try feed { bytes, count in av_sha_update(context, bytes, count) }
         var digest = [UInt8](repeating: 0, count: 32)
         av_sha_final(context, &digest)
         return digest.map { String(format: "%02x", $0) }.joined()

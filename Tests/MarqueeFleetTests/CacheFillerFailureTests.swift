@@ -11,7 +11,7 @@ import Testing
         let server = try LoopbackHTTPServer(routes: ["/a.mp4": .file(body, contentType: "video/mp4")])
         defer { server.stop() }
         let fixture = CacheFixture()
-        let filler = CacheFiller(cache: try fixture.cache(), transport: SocketHTTPStandIn(),
+        let filler = CacheFiller(cache: try fixture.cache(), transport: RecordingTransfer(),
                                  options: .init(retry: CacheFillerTests.fastRetry), log: fixture.log)
         defer { filler.stop() }
         let recorder = FillRecorder()
@@ -35,7 +35,7 @@ import Testing
         ])
         defer { server.stop() }
         let fixture = CacheFixture()
-        let filler = CacheFiller(cache: try fixture.cache(), transport: SocketHTTPStandIn(),
+        let filler = CacheFiller(cache: try fixture.cache(), transport: RecordingTransfer(),
                                  options: .init(concurrency: 1, retry: RetryPolicy(base: .milliseconds(300), permanentAttempts: 2)),
                                  log: fixture.log)
         defer { filler.stop() }
@@ -55,11 +55,33 @@ import Testing
         #expect(!fixture.logged.joined().contains("s3cret"))
     }
 
+    @Test func aServerErrorIsRetriedWithBackOffForAsLongAsWantedAndLoggedSparingly() throws {
+        let server = try LoopbackHTTPServer(routes: ["/busy.mp4": .status(503)])
+        defer { server.stop() }
+        let fixture = CacheFixture()
+        let filler = CacheFiller(cache: try fixture.cache(), transport: RecordingTransfer(),
+                                 options: .init(retry: RetryPolicy(base: .milliseconds(10), cap: .milliseconds(40), jitter: 0)),
+                                 log: fixture.log)
+        let recorder = FillRecorder()
+
+        filler.fill([CacheWant(url: URL(string: server.url("/busy.mp4"))!)], handlers: recorder.handlers)
+
+        #expect(eventually { server.requestedPaths.count >= 10 })
+        filler.stop()
+        #expect(recorder.events.settled.isEmpty)  // transient: never failed for good
+        #expect(recorder.events.items.isEmpty)
+        let lines = fixture.logged.filter { $0.contains("/busy.mp4: HTTP 503; retrying in") }
+        // Failures 1, 2, 4, 8 (and 16 should the retries outrun the stop), none in between.
+        let counts = lines.compactMap { $0.split(separator: "(failure ").last?.split(separator: " ").first.flatMap { Int($0) } }
+        #expect(Array(counts.prefix(4)) == [1, 2, 4, 8], "\(lines)")
+        #expect(counts.count <= 5 && counts.dropFirst(4).allSatisfy { $0 == 16 }, "\(lines)")
+    }
+
     @Test func aSizeOtherThanAnnouncedIsAFailure() throws {
         let fixture = CacheFixture()
         let url = try #require(URL(string: "http://127.0.0.1:9/short.mp4"))
         let body = CacheFixture.bytes(1_000, seed: 54)
-        let transport = ScriptedTransfer(real: SocketHTTPStandIn(), script: [
+        let transport = ScriptedTransfer(real: RecordingTransfer(), script: [
             url: [.succeed(body: body, announced: 1_200), .succeed(body: body, announced: 1_200)],
         ])
         let filler = CacheFiller(cache: try fixture.cache(), transport: transport,
@@ -86,7 +108,7 @@ import Testing
             _ = try cache.store(downloadOf: old, head: HTTPResponseHead(status: 200, effectiveURL: old), expectedSHA256: nil)
         }
         let url = try #require(URL(string: server.url("/a.mp4")))
-        let transport = ScriptedTransfer(real: SocketHTTPStandIn(), script: [
+        let transport = ScriptedTransfer(real: RecordingTransfer(), script: [
             url: [.fail(.file("write /var/cache/marquee/partial/x.part: No space left on device"))],
         ])
         let filler = CacheFiller(cache: cache, transport: transport, options: .init(retry: CacheFillerTests.fastRetry), log: fixture.log)
@@ -109,7 +131,7 @@ import Testing
         let full = try #require(URL(string: server.url("/a.mp4")))
         let fine = try #require(URL(string: server.url("/b.mp4")))
         let enospc = HTTPTransferError.file("write: No space left on device")
-        let transport = ScriptedTransfer(real: SocketHTTPStandIn(), script: [full: [.fail(enospc), .fail(enospc)]])
+        let transport = ScriptedTransfer(real: RecordingTransfer(), script: [full: [.fail(enospc), .fail(enospc)]])
         let filler = CacheFiller(cache: try fixture.cache(), transport: transport,
                                  options: .init(concurrency: 1, retry: CacheFillerTests.fastRetry), log: fixture.log)
         defer { filler.stop() }
@@ -127,7 +149,7 @@ import Testing
         let server = try LoopbackHTTPServer(routes: ["/stall.mp4": .stall])
         defer { server.stop() }
         let fixture = CacheFixture()
-        let transport = SocketHTTPStandIn()
+        let transport = RecordingTransfer()
         let filler = CacheFiller(cache: try fixture.cache(), transport: transport, log: fixture.log)
         let recorder = FillRecorder()
         filler.fill([CacheWant(url: URL(string: server.url("/stall.mp4"))!)], handlers: recorder.handlers)

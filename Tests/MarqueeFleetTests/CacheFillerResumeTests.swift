@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeCore
 @testable import MarqueeFleet
+import MarqueeMedia
 import MarqueeTestSupport
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
         let server = try LoopbackHTTPServer(routes: ["/drop.mp4": .droppingFile(body, contentType: "video/mp4", after: 100_000)])
         defer { server.stop() }
         let fixture = CacheFixture()
-        let transport = SocketHTTPStandIn()
+        let transport = RecordingTransfer()
         let filler = CacheFiller(cache: try fixture.cache(), transport: transport,
                                  options: .init(retry: CacheFillerTests.fastRetry), log: fixture.log)
         defer { filler.stop() }
@@ -38,18 +39,18 @@ import Testing
         do {
             // First run: the server goes silent at 150 kB and the process dies (stop, no store).
             let cache = try fixture.cache()
-            let filler = CacheFiller(cache: cache, transport: SocketHTTPStandIn(), log: fixture.log)
+            let filler = CacheFiller(cache: cache, transport: RecordingTransfer(), log: fixture.log)
             filler.fill([CacheWant(url: url, sha256: sha)])
             #expect(eventually { cache.partial(for: url).size == 150_000 })
             #expect(filler.stop())
         }
         #expect(fixture.mediaFiles.isEmpty)
-        let stem = CacheNaming.partialStem(for: url)
+        let stem = CacheNaming.partialStem(for: url, digest: FileSHA256())
         #expect(fixture.partialFiles == [stem + ".json", stem + ".part"])
 
         // Next run: a new cache over the same folder, the server healthy again.
         server.setRoute("/big.mp4", .file(body, contentType: "video/mp4"))
-        let transport = SocketHTTPStandIn()
+        let transport = RecordingTransfer()
         let filler = CacheFiller(cache: try fixture.cache(), transport: transport, log: fixture.log)
         defer { filler.stop() }
         let recorder = FillRecorder()
@@ -72,7 +73,7 @@ import Testing
         let cache = try fixture.cache()
         let partial = try cache.startPartial(for: url, etag: etag)
         try part.write(to: URL(fileURLWithPath: partial.path))
-        let transport = SocketHTTPStandIn()
+        let transport = RecordingTransfer()
         let filler = CacheFiller(cache: cache, transport: transport, log: fixture.log)
         defer { filler.stop() }
         let recorder = FillRecorder()

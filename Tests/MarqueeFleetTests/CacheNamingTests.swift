@@ -1,5 +1,6 @@
 import Foundation
 @testable import MarqueeFleet
+import MarqueeMedia
 import Testing
 
 /// Media files are named `<sha256>.<ext>`; the extension is what FFmpeg and the player look at.
@@ -25,8 +26,8 @@ import Testing
     }
 
     @Test func partialNamesHideTheURLAndDifferPerURL() throws {
-        let first = CacheNaming.partialStem(for: try #require(URL(string: "https://user:secret@h/a.mp4")))
-        let second = CacheNaming.partialStem(for: try #require(URL(string: "https://user:secret@h/b.mp4")))
+        let first = CacheNaming.partialStem(for: try #require(URL(string: "https://user:secret@h/a.mp4")), digest: FileSHA256())
+        let second = CacheNaming.partialStem(for: try #require(URL(string: "https://user:secret@h/b.mp4")), digest: FileSHA256())
         #expect(CacheNaming.isSHA256(first))
         #expect(first != second)
         #expect(!first.contains("secret"))

@@ -36,6 +36,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.directory + "/index.json.tmp"))
     }
 
+    @Test func noPasswordIsWrittenIntoTheCacheFolder() throws {
+        let fixture = CacheFixture()
+        let cache = try fixture.cache()
+        let secret = try #require(URL(string: "https://kiosk:s3cret@cms.example.net/a.png"))
+        try fixture.writePart(Data("png".utf8), for: secret, in: cache)
+        let sidecar = try String(contentsOfFile: cache.partial(for: secret).sidecarPath, encoding: .utf8)
+        let path = try cache.store(downloadOf: secret, head: head(3), expectedSHA256: nil)
+
+        let index = try String(contentsOfFile: fixture.directory + "/index.json", encoding: .utf8)
+        #expect(!index.contains("s3cret") && !sidecar.contains("s3cret"))
+        #expect(index.contains("kiosk:***@cms.example.net"))
+        #expect(cache.cachedFile(for: secret) == path)
+        // Another password, same resource: the same file.
+        #expect(cache.cachedFile(for: try #require(URL(string: "https://kiosk:rotated@cms.example.net/a.png"))) == path)
+    }
+
     @Test func aHashMismatchNeverBecomesAMediaFile() throws {
         let fixture = CacheFixture()
         let cache = try fixture.cache()

@@ -3,29 +3,14 @@ import Foundation
 import Glibc
 #endif
 import MarqueeCore
-import Synchronization
 
 /// TEST STAND-IN for the libcurl client (MarqueeCurl), written while that one is written in
 /// parallel: a plain-socket HTTP/1.1 GET that speaks to `LoopbackHTTPServer` well enough for the
 /// cache's tests (Range + If-Range resume, a 200 answer to a range truncating the file, statuses,
 /// a body cut short, progress every 100 ms even while nothing arrives, cancellation through the
 /// progress callback, a rate limit). http://127.0.0.1 only: no TLS, no redirects, no chunked
-/// bodies. It records each request and how many transfers ran at once, for the tests to assert.
+/// bodies. Tests reach it through `RecordingTransfer`, whose one default names it.
 final class SocketHTTPStandIn: HTTPTransferring {
-    private let state = Mutex(Record())
-
-    struct Record {
-        var requests: [HTTPRequest] = []
-        var inFlight = 0
-        var mostInFlight = 0
-        var outcomes: [(url: URL, error: HTTPTransferError?)] = []
-    }
-
-    var requests: [HTTPRequest] { state.withLock { $0.requests } }
-    var mostInFlight: Int { state.withLock { $0.mostInFlight } }
-    var inFlight: Int { state.withLock { $0.inFlight } }
-    var outcomes: [(url: URL, error: HTTPTransferError?)] { state.withLock { $0.outcomes } }
-
     func fetch(_ request: HTTPRequest, maxBytes: Int) throws(HTTPTransferError) -> HTTPResponse {
         let path = NSTemporaryDirectory() + "standin-fetch-\(UUID().uuidString)"
         defer { unlink(path) }
@@ -35,25 +20,7 @@ final class SocketHTTPStandIn: HTTPTransferring {
 
     func download(_ request: HTTPRequest, appendingTo path: String,
                   progress: (Int64, Int64?) -> Bool) throws(HTTPTransferError) -> HTTPResponseHead {
-        state.withLock {
-            $0.requests.append(request)
-            $0.inFlight += 1
-            $0.mostInFlight = max($0.mostInFlight, $0.inFlight)
-        }
-        do {
-            let head = try transfer(request, to: path, progress: progress)
-            state.withLock {
-                $0.inFlight -= 1
-                $0.outcomes.append((request.url, nil))
-            }
-            return head
-        } catch {
-            state.withLock {
-                $0.inFlight -= 1
-                $0.outcomes.append((request.url, error))
-            }
-            throw error
-        }
+        try transfer(request, to: path, progress: progress)
     }
 
     private func transfer(_ request: HTTPRequest, to path: String,
