@@ -156,7 +156,7 @@ extension CacheFiller {
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
         let failures = item.failuresInARow
         if !quietly || failures & (failures - 1) == 0 {
-            log(line + String(format: "; retrying in %.1f s (failure %d in a row)", seconds, failures))
+            warn(line + String(format: "; retrying in %.1f s (failure %d in a row)", seconds, failures))
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
             guard let self else { return }

@@ -42,9 +42,10 @@ final class FleetSetup: @unchecked Sendable {
         let digest = FileSHA256()
         do {
             let cache = try MediaCache(directory: directory, maxBytes: plan.cache.maxBytes ?? .max, digest: digest,
-                                       log: { [logger] in logger.error("\($0)") })
+                                       log: { [logger] in logger.error("\($0)") }, warn: { [logger] in logger.warning("\($0)") })
             let options = CacheFiller.Options(concurrency: plan.cache.downloads, maxBytesPerSecond: plan.cache.maxRate)
-            let filler = CacheFiller(cache: cache, transport: transport, options: options, log: { [logger] in logger.error("\($0)") })
+            let filler = CacheFiller(cache: cache, transport: transport, options: options,
+                                     log: { [logger] in logger.error("\($0)") }, warn: { [logger] in logger.warning("\($0)") })
             let origin = plan.remote.map { Self.origin(of: $0.url) }
             stage = CachedPlanStage(cache: cache, filler: filler, security: { [security] url in
                 origin != nil && Self.origin(of: url) == origin ? security : HTTPSecurity()
