@@ -126,7 +126,11 @@ extension CacheFiller {
             retryLater(&item, line: "cache: \(shownURL): cancelled", quietly: true)
         case .transient(let reason, let madeProgress):
             item.failuresInARow = madeProgress ? 1 : item.failuresInARow + 1
-            retryLater(&item, line: "cache: \(shownURL): \(reason)", quietly: true)
+            if item.failuresInARow >= options.retry.transientAttempts {
+                failure = "cache: \(shownURL): \(reason) (\(item.failuresInARow) times in a row); left out until the config is next checked"
+            } else {
+                retryLater(&item, line: "cache: \(shownURL): \(reason)", quietly: true)
+            }
         case .permanent(let reason):
             item.failuresInARow += 1
             item.permanentFailures += 1

@@ -31,6 +31,9 @@ final class CachedPlanStage: @unchecked Sendable {
     private var inUse: [Set<URL>] = []
     /// Under `lock`: tells the player's status card how the downloads go while nothing plays.
     private var note: (@Sendable (String?) -> Void)?
+    /// Under `lock`: the plan delivered last when some of its media were left out, and where it
+    /// went: `retryFailed` stages it again.
+    private var incomplete: (plan: PlaybackPlan, deliver: Delivery)?
     /// Under `lock`: the url of the item on screen. It may be from a playlist several changes
     /// old (an item plays to its end however often the playlist changes meanwhile): never evicted.
     private var playing: (@Sendable () -> String?)?
@@ -56,6 +59,7 @@ final class CachedPlanStage: @unchecked Sendable {
         let wants = plan.cacheWants(security: security)
         let (current, keeping) = lock.withLock { () -> (Int, Set<URL>) in
             generation += 1
+            incomplete = nil
             wanted = wants.map(\.url)
             progress = [:]
             results = [:]
@@ -98,7 +102,7 @@ final class CachedPlanStage: @unchecked Sendable {
         updateNote()
     }
 
-    private func settle(_ plan: PlaybackPlan, results: [URL: CacheFillResult], generation staged: Int, deliver: Delivery) {
+    private func settle(_ plan: PlaybackPlan, results: [URL: CacheFillResult], generation staged: Int, deliver: @escaping Delivery) {
         let urls = Set(plan.cachedMedia.values.map(\.url))
         guard lock.withLock({ () -> Bool in
             guard staged == generation else { return false }
@@ -106,6 +110,7 @@ final class CachedPlanStage: @unchecked Sendable {
             return true
         }) else { return }
         let failed = results.values.filter { $0.path == nil }.count
+        if failed > 0 { lock.withLock { if staged == generation { incomplete = (plan, deliver) } } }
         if !urls.isEmpty {
             logger.info("cache: \(urls.count - failed) of \(urls.count) remote items in place\(failed == 0 ? "" : "; \(failed) left out")")
         }
@@ -119,6 +124,14 @@ final class CachedPlanStage: @unchecked Sendable {
             logger.info("cache: evicted \(eviction.removedFiles.count) file\(eviction.removedFiles.count == 1 ? "" : "s") no playlist names (\(eviction.freedBytes) bytes)")
         }
         lock.withLock { note }?(nil)
+    }
+
+    /// The config was checked and is unchanged: media left out of the playlist playing are tried
+    /// again, and the playlist gains them once they are in. Returns at once.
+    func retryFailed() {
+        guard let (plan, deliver) = lock.withLock({ incomplete }) else { return }
+        logger.info("cache: trying again the media left out of the playlist playing")
+        stage(plan, deliver: deliver)
     }
 
     /// "Downloading 2 of 5 files (34 of 120 MB)" on the card while the first playlist waits.

@@ -85,6 +85,7 @@ final class FleetSetup: @unchecked Sendable {
         let logger = self.logger
         let poller = RemoteConfigPoller(source: remote, transport: transport, security: sourceSecurity, localFolder: folder,
                                         stored: stored, logger: logger, note: { [weak player] in player?.setContentNote($0) },
+                                        onUnchanged: { [stage] in stage?.retryFailed() },
                                         onConfig: { fetched in
             do {
                 let next = try PlaybackPlan.fromConfig(fetched.result, path: remote.url.absoluteString)
