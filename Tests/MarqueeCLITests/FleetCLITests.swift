@@ -42,7 +42,7 @@ import Testing
         #expect(poll?.headers["if-modified-since"] == "Thu, 26 Nov 2026 07:00:00 GMT")
 
         // A new config whose clip comes slowly: the old playlist plays on until it is in.
-        fixture.serve("three") { .throttledFile($0, contentType: "video/mp4", bytesPerSecond: max(20_000, $0.count / 2)) }
+        fixture.serve("three") { .throttledFile($0, contentType: "video/mp4", bytesPerSecond: 10_000) }
         fixture.serveConfig(Self.lobby(fixture, ["three"]), etag: "v2")
         kill(run.process.processIdentifier, SIGHUP)
         #expect(run.waitForEvents(seconds: 30) { FleetFixture.starts($0).contains(fixture.mediaURL("three")) }, "\(run.standardError())")
