@@ -249,6 +249,48 @@ import Testing
         #expect(run.terminate() == 0)
     }
 
+    /// The source's credentials go to its own host only (another host asking for them gets none),
+    /// and `status` tells the cache's state.
+    @Test func credentialsGoToTheSourcesHostOnlyAndStatusTellsTheCache() throws {
+        let fixture = try FleetFixture(name: "credentials")
+        defer { fixture.server.stop() }
+        let other = try LoopbackHTTPServer()
+        defer { other.stop() }
+        let one = fixture.clips["one"]!.data, two = fixture.clips["two"]!.data
+        let elsewhere = other.url("/two.mp4")
+        fixture.server.setRoute("/screens/lobby.yaml", .basicAuth(user: "lobby", password: "s3cret", route: .file(Data("""
+            playlist:
+              items:
+                - media/one.mp4
+                - \(elsewhere)
+            """.utf8), contentType: "application/yaml")))
+        fixture.server.setRoute("/screens/media/one.mp4", .basicAuth(user: "lobby", password: "s3cret", route: .file(one, contentType: "video/mp4")))
+        other.setRoute("/two.mp4", .basicAuth(user: "lobby", password: "s3cret", route: .file(two, contentType: "video/mp4")))
+        try Data("lobby:s3cret\n".utf8).write(to: fixture.folder.appendingPathComponent("cms.txt"))
+        let bootstrap = fixture.folder.appendingPathComponent("bootstrap.yaml")
+        try Data("""
+            source: {url: \(fixture.configURL), credentials: cms.txt}
+            cache: {dir: cache, maxBytes: 50M}
+            """.utf8).write(to: bootstrap)
+        let player = try ControlledPlayer(arguments: ["play", bootstrap.path, "--output", "headless:160x90", "--audio", "null",
+                                                      "--clock", "realtime"], in: fixture.folder)
+        #expect(player.run.waitForEvents(seconds: 40) { FleetFixture.starts($0).contains(fixture.mediaURL("one")) }, "\(player.run.standardError())")
+        #expect(FleetFixture.waitFor(player.run, "cache: \(elsewhere): HTTP 401"), "\(player.run.standardError())")
+        #expect(fixture.server.requests.allSatisfy { $0.headers["authorization"] != nil })
+        #expect(other.requests.allSatisfy { $0.headers["authorization"] == nil } && !other.requests.isEmpty)
+        #expect(!player.run.standardError().contains("s3cret"))
+
+        let cache = try #require(try player.status()["cache"] as? [String: Any])
+        #expect(cache["dir"] as? String == fixture.folder.appendingPathComponent("cache").path)
+        #expect(cache["wanted"] as? Int == 2 && cache["cached"] as? Int == 1, "\(cache)")
+        #expect(cache["maxBytes"] as? Int == 50 << 20)
+        // one's file, and the small record of two's attempted download (a part file's sidecar).
+        #expect((cache["bytes"] as? Int).map { $0 >= one.count && $0 < one.count + 4096 } == true, "\(cache)")
+        let failed = try #require(cache["failed"] as? [[String: Any]])
+        #expect(failed.map { $0["url"] as? String } == [elsewhere], "\(failed)")
+        #expect(player.run.terminate() == 0)
+    }
+
     private static func partBytes(_ folder: URL) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".part") }.compactMap {
