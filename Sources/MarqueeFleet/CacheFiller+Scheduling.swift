@@ -126,7 +126,11 @@ extension CacheFiller {
             retryLater(&item, line: "cache: \(shownURL): cancelled", quietly: true)
         case .transient(let reason, let madeProgress):
             item.failuresInARow = madeProgress ? 1 : item.failuresInARow + 1
-            retryLater(&item, line: "cache: \(shownURL): \(reason)", quietly: true)
+            if item.failuresInARow >= options.retry.transientAttempts {
+                failure = "cache: \(shownURL): \(reason) (\(item.failuresInARow) times in a row); left out until the config is next checked"
+            } else {
+                retryLater(&item, line: "cache: \(shownURL): \(reason)", quietly: true)
+            }
         case .permanent(let reason):
             item.failuresInARow += 1
             item.permanentFailures += 1
@@ -156,7 +160,7 @@ extension CacheFiller {
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
         let failures = item.failuresInARow
         if !quietly || failures & (failures - 1) == 0 {
-            log(line + String(format: "; retrying in %.1f s (failure %d in a row)", seconds, failures))
+            warn(line + String(format: "; retrying in %.1f s (failure %d in a row)", seconds, failures))
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
             guard let self else { return }

@@ -52,15 +52,18 @@ public final class CacheFiller: Sendable {
     let transport: any HTTPTransferring
     let options: Options
     let log: @Sendable (String) -> Void
+    /// A retry to come (the item is not given up on); `log` by default.
+    let warn: @Sendable (String) -> Void
     let state = Mutex(State())
     let reports = DispatchQueue(label: "marquee-cache-reports")
 
     public init(cache: MediaCache, transport: any HTTPTransferring, options: Options = Options(),
-                log: @escaping @Sendable (String) -> Void) {
+                log: @escaping @Sendable (String) -> Void, warn: (@Sendable (String) -> Void)? = nil) {
         self.cache = cache
         self.transport = transport
         self.options = options
         self.log = log
+        self.warn = warn ?? log
     }
 
     /// Replaces the wanted set (a newer config) and returns at once. Items already cached are

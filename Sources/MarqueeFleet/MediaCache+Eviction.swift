@@ -82,14 +82,10 @@ extension MediaCache {
         return (protected, lastUsed, fileName)
     }
 
+    /// What was freed is the caller's to say (it knows why); a bound that cannot be kept is said here.
     private func report(_ eviction: CacheEviction, bound: Int64) {
-        if eviction.freedBytes > 0 {
-            log("cache: evicted \(eviction.removedFiles.count) files and \(eviction.removedPartials) partial downloads "
-                + "(\(Self.megabytes(eviction.freedBytes))), \(Self.megabytes(eviction.totalBytes)) of "
-                + "\(Self.megabytes(maxBytes)) used")
-        }
         if eviction.totalBytes > bound, bound == maxBytes {
-            log("cache: \(Self.megabytes(eviction.totalBytes)) in use is over the \(Self.megabytes(maxBytes)) bound, "
+            warn("cache: \(Self.megabytes(eviction.totalBytes)) in use is over the \(Self.megabytes(maxBytes)) bound, "
                 + "with only referenced files and their downloads left")
         }
     }

@@ -22,6 +22,8 @@ public final class MediaCache: Sendable {
     let indexPath: String
     let digest: any FileDigesting
     let log: @Sendable (String) -> Void
+    /// What is worth saying but not an error (a bound the playlist alone exceeds); `log` by default.
+    let warn: @Sendable (String) -> Void
     let now: @Sendable () -> Date
     let state: Mutex<State>
 
@@ -39,7 +41,8 @@ public final class MediaCache: Sendable {
     /// Creates the folders when missing and reads the index. `now` is injectable for tests of the
     /// eviction order. Throws `cache: cannot create /x: Permission denied` (or `cannot write`).
     public init(directory: String, maxBytes: Int64, digest: any FileDigesting,
-                log: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Date = { Date() }) throws(MediaCacheError) {
+                log: @escaping @Sendable (String) -> Void, warn: (@Sendable (String) -> Void)? = nil,
+                now: @escaping @Sendable () -> Date = { Date() }) throws(MediaCacheError) {
         self.directory = directory
         self.maxBytes = maxBytes
         mediaDirectory = (directory as NSString).appendingPathComponent("media")
@@ -47,6 +50,7 @@ public final class MediaCache: Sendable {
         indexPath = (directory as NSString).appendingPathComponent("index.json")
         self.digest = digest
         self.log = log
+        self.warn = warn ?? log
         self.now = now
         for folder in [directory, mediaDirectory, partialDirectory] {
             try DurableFile.makeDirectory(folder)

@@ -31,6 +31,12 @@ final class CachedPlanStage: @unchecked Sendable {
     private var inUse: [Set<URL>] = []
     /// Under `lock`: tells the player's status card how the downloads go while nothing plays.
     private var note: (@Sendable (String?) -> Void)?
+    /// Under `lock`: the plan delivered last when some of its media were left out, and where it
+    /// went: `retryFailed` stages it again.
+    private var incomplete: (plan: PlaybackPlan, deliver: Delivery)?
+    /// Under `lock`: the url of the item on screen. It may be from a playlist several changes
+    /// old (an item plays to its end however often the playlist changes meanwhile): never evicted.
+    private var playing: (@Sendable () -> String?)?
 
     init(cache: MediaCache, filler: CacheFiller, security: @escaping @Sendable (URL) -> HTTPSecurity,
          post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) {
@@ -41,8 +47,11 @@ final class CachedPlanStage: @unchecked Sendable {
         self.logger = logger
     }
 
-    func attach(note: @escaping @Sendable (String?) -> Void) {
-        lock.withLock { self.note = note }
+    func attach(note: @escaping @Sendable (String?) -> Void, playing: @escaping @Sendable () -> String?) {
+        lock.withLock {
+            self.note = note
+            self.playing = playing
+        }
     }
 
     /// Downloads what `plan` needs, then hands it to `deliver`; returns at once.
@@ -50,6 +59,7 @@ final class CachedPlanStage: @unchecked Sendable {
         let wants = plan.cacheWants(security: security)
         let (current, keeping) = lock.withLock { () -> (Int, Set<URL>) in
             generation += 1
+            incomplete = nil
             wanted = wants.map(\.url)
             progress = [:]
             results = [:]
@@ -92,7 +102,7 @@ final class CachedPlanStage: @unchecked Sendable {
         updateNote()
     }
 
-    private func settle(_ plan: PlaybackPlan, results: [URL: CacheFillResult], generation staged: Int, deliver: Delivery) {
+    private func settle(_ plan: PlaybackPlan, results: [URL: CacheFillResult], generation staged: Int, deliver: @escaping Delivery) {
         let urls = Set(plan.cachedMedia.values.map(\.url))
         guard lock.withLock({ () -> Bool in
             guard staged == generation else { return false }
@@ -100,17 +110,28 @@ final class CachedPlanStage: @unchecked Sendable {
             return true
         }) else { return }
         let failed = results.values.filter { $0.path == nil }.count
+        if failed > 0 { lock.withLock { if staged == generation { incomplete = (plan, deliver) } } }
         if !urls.isEmpty {
             logger.info("cache: \(urls.count - failed) of \(urls.count) remote items in place\(failed == 0 ? "" : "; \(failed) left out")")
         }
         deliver(plan.readingCachedCopies(results))
         // Room is made only now: what the new playlist and the one it replaces name stays.
-        let keeping = lock.withLock { inUse.reduce(into: Set<URL>()) { $0.formUnion($1) } }
+        // A newer plan's downloads may have begun meanwhile: their part files stay too.
+        var (keeping, playing) = lock.withLock { (inUse.reduce(into: Set(wanted)) { $0.formUnion($1) }, self.playing) }
+        if let url = playing?().flatMap(URL.init(string:)) { keeping.insert(url) }
         let eviction = cache.evict(keeping: keeping)
         if !eviction.removedFiles.isEmpty {
             logger.info("cache: evicted \(eviction.removedFiles.count) file\(eviction.removedFiles.count == 1 ? "" : "s") no playlist names (\(eviction.freedBytes) bytes)")
         }
         lock.withLock { note }?(nil)
+    }
+
+    /// The config was checked and is unchanged: media left out of the playlist playing are tried
+    /// again, and the playlist gains them once they are in. Returns at once.
+    func retryFailed() {
+        guard let (plan, deliver) = lock.withLock({ incomplete }) else { return }
+        logger.info("cache: trying again the media left out of the playlist playing")
+        stage(plan, deliver: deliver)
     }
 
     /// "Downloading 2 of 5 files (34 of 120 MB)" on the card while the first playlist waits.

@@ -135,9 +135,9 @@ final class ConfigReloader: @unchecked Sendable {
 
     /// To the player, through the cache when the plan has remote media to download first.
     private func handOver(_ plan: PlaybackPlan, accepted: (@Sendable () -> Void)? = nil) {
-        let stage: CachedPlanStage? = lock.withLock { self.stage }
-        let player: QueuePlayer? = lock.withLock { self.player }
-        let deliver: CachedPlanStage.Delivery = { [wallClock, immediately] ready in
+        let stage = lock.withLock { self.stage }
+        let deliver: CachedPlanStage.Delivery = { [self] ready in
+            let player = lock.withLock { self.player }
             player?.replaceQueue(ready.replacement(immediately: immediately, wallClock: wallClock))
             accepted?()
         }

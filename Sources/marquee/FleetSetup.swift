@@ -42,9 +42,10 @@ final class FleetSetup: @unchecked Sendable {
         let digest = FileSHA256()
         do {
             let cache = try MediaCache(directory: directory, maxBytes: plan.cache.maxBytes ?? .max, digest: digest,
-                                       log: { [logger] in logger.error("\($0)") })
+                                       log: { [logger] in logger.error("\($0)") }, warn: { [logger] in logger.warning("\($0)") })
             let options = CacheFiller.Options(concurrency: plan.cache.downloads, maxBytesPerSecond: plan.cache.maxRate)
-            let filler = CacheFiller(cache: cache, transport: transport, options: options, log: { [logger] in logger.error("\($0)") })
+            let filler = CacheFiller(cache: cache, transport: transport, options: options,
+                                     log: { [logger] in logger.error("\($0)") }, warn: { [logger] in logger.warning("\($0)") })
             let origin = plan.remote.map { Self.origin(of: $0.url) }
             stage = CachedPlanStage(cache: cache, filler: filler, security: { [security] url in
                 origin != nil && Self.origin(of: url) == origin ? security : HTTPSecurity()
@@ -84,6 +85,7 @@ final class FleetSetup: @unchecked Sendable {
         let logger = self.logger
         let poller = RemoteConfigPoller(source: remote, transport: transport, security: sourceSecurity, localFolder: folder,
                                         stored: stored, logger: logger, note: { [weak player] in player?.setContentNote($0) },
+                                        onUnchanged: { [stage] in stage?.retryFailed() },
                                         onConfig: { fetched in
             do {
                 let next = try PlaybackPlan.fromConfig(fetched.result, path: remote.url.absoluteString)

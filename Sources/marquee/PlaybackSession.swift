@@ -130,11 +130,15 @@ final class PlaybackSession {
         }
         // Said once: on an overlay plane of the screen, or blended into each picture, and why.
         if let drawing = player.osdDrawing { logger.info("osd: \(drawing)") }
-        let stage: CachedPlanStage? = fleet?.stage
         var fetchNow: (@Sendable () -> Void)?
-        if plan.remote != nil { fetchNow = { [weak fleet] in fleet?.poller?.pollNow() } }
-        reloader?.attach(player, stage: stage, fetchNow: fetchNow)
-        if let stage = fleet?.stage { stage.attach(note: { [weak player] in player?.setContentNote($0) }) }
+        if plan.remote != nil, let fleet {
+            fetchNow = { fleet.poller?.pollNow() }
+        }
+        reloader?.attach(player, stage: fleet?.stage, fetchNow: fetchNow)
+        if let stage = fleet?.stage {
+            let note: @Sendable (String?) -> Void = { [weak player] text in player?.setContentNote(text) }
+            stage.attach(note: note, playing: { [weak player] in player?.status().playback.itemURL })
+        }
         // Changes to the config are the `reload` command too, from source `file`.
         watcher = plan.configPath.map { path in
             ConfigWatcher(path: path, logger: logger) { player.send(.reload, from: .file(path: path)) }

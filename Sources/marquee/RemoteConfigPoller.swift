@@ -25,6 +25,8 @@ final class RemoteConfigPoller: @unchecked Sendable {
     private let localFolder: URL
     private let logger: Logger
     private let onConfig: @Sendable (Fetched) -> Void
+    /// The server answered with the config playing (a 304, or the same text).
+    private let onUnchanged: @Sendable () -> Void
     /// Tells the status card why nothing plays yet (no config has ever been fetched).
     private let note: @Sendable (String?) -> Void
     private let condition = NSCondition()
@@ -46,7 +48,9 @@ final class RemoteConfigPoller: @unchecked Sendable {
 
     init(source: RemoteSourceConfiguration, transport: any HTTPTransferring, security: HTTPSecurity, localFolder: URL,
          stored: (text: String, etag: String?, lastModified: String?)?, logger: Logger,
-         note: @escaping @Sendable (String?) -> Void, onConfig: @escaping @Sendable (Fetched) -> Void) {
+         note: @escaping @Sendable (String?) -> Void, onUnchanged: @escaping @Sendable () -> Void,
+         onConfig: @escaping @Sendable (Fetched) -> Void) {
+        self.onUnchanged = onUnchanged
         self.source = source
         self.transport = transport
         self.security = security
@@ -111,6 +115,7 @@ final class RemoteConfigPoller: @unchecked Sendable {
         }
         guard !response.head.isNotModified else {
             logger.debug("source: \(label) not modified")
+            onUnchanged()
             return
         }
         guard let text = String(data: response.body, encoding: .utf8) else {
@@ -120,6 +125,7 @@ final class RemoteConfigPoller: @unchecked Sendable {
         if text == current?.text {
             // A server without validators sends the same text again: nothing changes.
             current = (text, response.head.etag, response.head.lastModified)
+            onUnchanged()
             return
         }
         let result = ConfigurationLoader.load(fetchedText: text, from: source.url, localFolder: localFolder)

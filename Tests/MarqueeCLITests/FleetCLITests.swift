@@ -142,7 +142,7 @@ import Testing
                 - url: media/one.mp4
                   sha256: \(one.sha256)
                 - url: media/lying.mp4
-                  sha256: \(two.sha256)
+                  sha256: \(fixture.clips["four"]!.sha256)
                 - url: media/passwd.mp4
                 - url: media/two.mp4
                   sha256: \(two.sha256)
@@ -164,6 +164,28 @@ import Testing
         #expect(ranged.contains { $0.hasPrefix("bytes=") && $0 != "bytes=0-" }, "\(fixture.server.requests.filter { $0.path.hasSuffix("two.mp4") }.map(\.headers))")
         // Only files whose hash is the config's are in the cache.
         #expect(fixture.cachedFiles() == ["\(one.sha256).mp4", "\(two.sha256).mp4"].sorted())
+        #expect(run.terminate() == 0)
+    }
+
+    /// A media server answering 500: retried with back-off, then left out so the rest of the
+    /// playlist plays; the next check of the config (a 304) tries it again, and it joins.
+    @Test func aFailingMediaServerHoldsBackNothingAndItsItemJoinsOnceItAnswers() throws {
+        let fixture = try FleetFixture(name: "flaky")
+        defer { fixture.server.stop() }
+        fixture.serveConfig(Self.lobby(fixture, ["one", "two"]), etag: "v1")
+        fixture.serve("one")
+        fixture.server.setRoute("/screens/media/two.mp4", .status(500))
+        let run = try fixture.play()
+        #expect(run.waitForEvents(seconds: 40) { FleetFixture.starts($0).contains(fixture.mediaURL("one")) }, "\(run.standardError())")
+        #expect(run.standardError().contains("cache: \(fixture.mediaURL("two")): HTTP 500 (4 times in a row); left out until the config is next checked"),
+                "\(run.standardError())")
+        #expect(run.standardError().contains("HTTP 500; retrying in"))
+        #expect(!FleetFixture.starts(run.events()).contains(fixture.mediaURL("two")))
+
+        fixture.serve("two")
+        kill(run.process.processIdentifier, SIGHUP)
+        #expect(run.waitForEvents(seconds: 30) { FleetFixture.starts($0).contains(fixture.mediaURL("two")) }, "\(run.standardError())")
+        #expect(run.standardError().contains("cache: trying again the media left out of the playlist playing"))
         #expect(run.terminate() == 0)
     }
 

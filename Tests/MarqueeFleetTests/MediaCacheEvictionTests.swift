@@ -34,7 +34,8 @@ import Testing
         #expect(fixture.mediaFiles == [names[0], names[3]].sorted())
         #expect(cache.entry(for: urls[1]) == nil)
         #expect(cache.cachedFile(for: urls[0]) != nil)
-        #expect(fixture.logged.contains { $0.hasPrefix("cache: evicted 2 files and 0 partial downloads") })
+        // What was freed is the caller's to say; within the bound there is nothing to warn of.
+        #expect(fixture.logged.isEmpty, "\(fixture.logged)")
     }
 
     @Test func neverRemovesAReferencedFileEvenOverTheBound() throws {

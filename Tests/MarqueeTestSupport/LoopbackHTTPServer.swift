@@ -433,7 +433,9 @@ extension LoopbackHTTPServer {
     fileprivate func sendTagged(_ body: Data, contentType: String, etag: String, lastModified: String,
                                 headers: [String: String], range: (start: Int, end: Int?)?, on connection: Int32) {
         let validators = "ETag: \(etag)\r\nLast-Modified: \(lastModified)\r\n"
-        if headers["if-none-match"] == etag || headers["if-modified-since"] == lastModified {
+        // RFC 9110 13.2.2: If-None-Match, when sent, decides alone; If-Modified-Since only without it.
+        let notModified = headers["if-none-match"].map { $0 == etag } ?? (headers["if-modified-since"] == lastModified)
+        if notModified {
             send("HTTP/1.1 304 Not Modified\r\n\(validators)Connection: close\r\n\r\n", on: connection)
             return
         }
