@@ -46,34 +46,35 @@ extension MediaCache {
         return target
     }
 
-    /// `url`'s file when media/ already holds content with the config's `sha256` under the name the
-    /// URL would get: another URL's download of the same bytes (trusted: only verified files are
-    /// renamed in), or a file left unreferenced by a lost index (hashed again first; a file whose
-    /// bytes are not its name is deleted). Records the URL in the index. May hash a large file:
-    /// call it from a download thread, not the player's.
+    /// `url`'s file when media/ holds a file named by the config's `sha256` (under the name the URL
+    /// would get) that no index entry names: one left unreferenced by a lost index. It is hashed
+    /// again first (a file whose bytes are not its name is deleted), then recorded for `url`. A
+    /// file another URL's entry names is not adopted: each URL is fetched from its own server, so
+    /// one that serves other bytes than its config says fails, as it must, even when the right
+    /// bytes are at hand from elsewhere. May hash a large file: call it from a download thread.
     public func adoptExisting(url: URL, sha256: String) -> String? {
         let sha256 = sha256.lowercased()
         guard CacheNaming.isSHA256(sha256) else { return nil }
         let target = mediaPath(sha256: sha256, url: url)
-        guard let size = DurableFile.size(of: target) else { return nil }
-        let vouched = state.withLock { state in
-            state.index.entries.contains { key, entry in
-                entry.sha256 == sha256 && entry.size == size
-                    && URL(string: key).map { mediaPath(sha256: sha256, url: $0) } == target
-            }
-        }
-        if !vouched {
-            guard (try? digest.sha256(ofFileAt: target)) == sha256 else {
-                log("cache: \(target) does not hold the content its name says, removing it")
-                unlink(target)
-                return nil
-            }
+        guard let size = DurableFile.size(of: target), !isNamedByAnEntry(target) else { return nil }
+        guard (try? digest.sha256(ofFileAt: target)) == sha256 else {
+            log("cache: \(target) does not hold the content its name says, removing it")
+            unlink(target)
+            return nil
         }
         return state.withLock { state -> String? in
             guard DurableFile.size(of: target) == size else { return nil }  // evicted meanwhile
             state.index.entries[CacheNaming.indexKey(for: url)] = MediaCacheEntry(sha256: sha256, size: size, lastUsed: now())
             writeIndex(&state)
             return target
+        }
+    }
+
+    private func isNamedByAnEntry(_ path: String) -> Bool {
+        state.withLock { state in
+            state.index.entries.contains { key, entry in
+                URL(string: key).map { mediaPath(sha256: entry.sha256, url: $0) } == path
+            }
         }
     }
 }

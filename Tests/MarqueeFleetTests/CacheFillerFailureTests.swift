@@ -28,6 +28,32 @@ import Testing
         #expect(fixture.logged.last == expected)
     }
 
+    @Test func aServerServingOtherBytesFailsEvenWhenTheRightOnesAreHeld() throws {
+        let right = CacheFixture.bytes(30_000, seed: 57)
+        let sha = CacheFixture.sha256(of: right)
+        let server = try LoopbackHTTPServer(routes: [
+            "/good.mp4": .file(right, contentType: "video/mp4"),
+            "/lying.mp4": .file(CacheFixture.bytes(30_000, seed: 58), contentType: "video/mp4"),
+        ])
+        defer { server.stop() }
+        let fixture = CacheFixture()
+        let filler = CacheFiller(cache: try fixture.cache(), transport: RecordingTransfer(),
+                                 options: .init(concurrency: 1, retry: CacheFillerTests.fastRetry), log: fixture.log)
+        defer { filler.stop() }
+        let recorder = FillRecorder()
+        let good = try #require(URL(string: server.url("/good.mp4")))
+        let lying = try #require(URL(string: server.url("/lying.mp4")))
+
+        // The good one first: its bytes, the ones the lying URL's config names, are held before
+        // the lying URL is tried.
+        filler.fill([CacheWant(url: good, sha256: sha), CacheWant(url: lying, sha256: sha)], handlers: recorder.handlers)
+
+        let results = try #require(recorder.settled())
+        #expect(results[good] == .cached(path: "\(fixture.directory)/media/\(sha).mp4"))
+        #expect(results[lying]?.path == nil)
+        #expect(fixture.mediaFiles == ["\(sha).mp4"])
+    }
+
     @Test func notFoundFailsForGoodWithoutHoldingBackTheOthers() throws {
         let server = try LoopbackHTTPServer(routes: [
             "/b.mp4": .file(CacheFixture.bytes(20_000, seed: 52), contentType: "video/mp4"),
