@@ -95,6 +95,8 @@ final class CachedPlanStage: @unchecked Sendable {
             return .some(progress[url]?.bytes)
         }
         guard let bytes else { return }
+        // Room is made as each file lands, so the cache is over its bound for moments only.
+        if result.path != nil { makeRoom() }
         let size = result.path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int64 }
         let onDisk = size ?? bytes ?? 0
         post(.downloadProgress(url: CredentialRedaction.redacted(url.absoluteString), bytes: onDisk,
@@ -114,16 +116,21 @@ final class CachedPlanStage: @unchecked Sendable {
         if !urls.isEmpty {
             logger.info("cache: \(urls.count - failed) of \(urls.count) remote items in place\(failed == 0 ? "" : "; \(failed) left out")")
         }
+        // The playlist before the one playing is no longer named: its files may go now.
+        makeRoom()
         deliver(plan.readingCachedCopies(results))
-        // Room is made only now: what the new playlist and the one it replaces name stays.
-        // A newer plan's downloads may have begun meanwhile: their part files stay too.
+        lock.withLock { note }?(nil)
+    }
+
+    /// Evicts what neither the playlist playing, the one it replaced, the one being downloaded
+    /// (its part files included) nor the item on screen names, down to the bound.
+    private func makeRoom() {
         var (keeping, playing) = lock.withLock { (inUse.reduce(into: Set(wanted)) { $0.formUnion($1) }, self.playing) }
         if let url = playing?().flatMap(URL.init(string:)) { keeping.insert(url) }
         let eviction = cache.evict(keeping: keeping)
         if !eviction.removedFiles.isEmpty {
             logger.info("cache: evicted \(eviction.removedFiles.count) file\(eviction.removedFiles.count == 1 ? "" : "s") no playlist names (\(eviction.freedBytes) bytes)")
         }
-        lock.withLock { note }?(nil)
     }
 
     /// The config was checked and is unchanged: media left out of the playlist playing are tried
