@@ -291,6 +291,35 @@ import Testing
         #expect(player.run.terminate() == 0)
     }
 
+    /// A local config naming a remote item: it too is downloaded and verified before the playlist
+    /// plays, beside the local file; a stream (`stream: true`) is played from the network.
+    @Test func aLocalConfigsRemoteItemsAreCachedAndStreamsAreNot() throws {
+        let fixture = try FleetFixture(name: "local")
+        defer { fixture.server.stop() }
+        fixture.serve("one")
+        fixture.serve("two")
+        let local = fixture.folder.appendingPathComponent("three.mp4")
+        try fixture.clips["three"]!.data.write(to: local)
+        let config = fixture.folder.appendingPathComponent("local.yaml")
+        try Data("""
+            playlist:
+              items:
+                - three.mp4
+                - url: \(fixture.mediaURL("one"))
+                  sha256: \(fixture.clips["one"]!.sha256)
+                - url: \(fixture.mediaURL("two"))
+                  stream: true
+            cache: {dir: cache}
+            """.utf8).write(to: config)
+        let run = try fixture.play(config.path)
+        #expect(run.waitForEvents(seconds: 30) { FleetFixture.starts($0).count >= 4 }, "\(run.standardError())")
+        #expect(Array(FleetFixture.starts(run.events()).prefix(3)) == [local.path, fixture.mediaURL("one"), fixture.mediaURL("two")])
+        #expect(fixture.cachedFiles() == ["\(fixture.clips["one"]!.sha256).mp4"])
+        // The stream was read by FFmpeg each time it played; the cached item was fetched once.
+        #expect(fixture.server.requestedPaths.filter { $0.hasSuffix("one.mp4") }.count == 1)
+        #expect(run.terminate() == 0)
+    }
+
     private static func partBytes(_ folder: URL) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".part") }.compactMap {
