@@ -86,13 +86,15 @@ for change in $(seq 1 "$CHANGES"); do
 done
 kill -TERM "$player"; wait "$player" || true; player=""
 
+# The slope is fitted after the first 100 changes (allocator and decoder warm-up).
 awk -v over="$over" -v changes="$CHANGES" '
-    NR == 1 {rss0 = $3; fd0 = $4}
     NR == 2 {rss1 = $3; fd1 = $4}
+    NR >= 2 {n++; sx += $1; sy += $3; sxx += $1 * $1; sxy += $1 * $3}
     {rss = $3; fd = $4; if ($5 > maxcache) maxcache = $5; bound = $6; secs = $2}
     END {
-        printf "summary: %d changes in %.1f s (%.0f ms each); RSS %d kB after the first 100, %d kB at the end (%+d kB); FDs %d -> %d; cache at most %d bytes of a %d bound; %d checks over the bound\n",
-            changes, secs, 1000 * secs / changes, rss1, rss, rss - rss1, fd1, fd, maxcache, bound, over
+        slope = n > 1 ? 100 * (n * sxy - sx * sy) / (n * sxx - sx * sx) : 0
+        printf "summary: %d changes in %.1f s (%.0f ms each); RSS %d kB after the first 100, %d kB at the end (%+.1f kB per 100 changes fitted); FDs %d -> %d; cache at most %d bytes of a %d bound; %d checks over the bound\n",
+            changes, secs, 1000 * secs / changes, rss1, rss, slope, fd1, fd, maxcache, bound, over
     }' "$work/samples.txt"
 errors=$(grep -c 'error' "$work/journal.txt" || true)
 echo "journal: $errors error lines"
