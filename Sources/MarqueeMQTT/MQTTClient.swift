@@ -206,10 +206,10 @@ public final class MQTTClient: @unchecked Sendable {
                 }
                 if wasUp {
                     delay = options.minimumRetryDelay
-                    state.withLock { $0.outageSaid = true }
+                    state.withLock { $0.outageSaid = true; $0.tlsReason = nil }
                     say(true, "mqtt: lost the connection to \(address) (\(MQTTError.describe(rc, errno: error))); retrying")
                 } else {
-                    failed(rc, error)
+                    failed(rc, error, afterConnecting: true)
                 }
             } else {
                 failed(rc, error)
@@ -221,18 +221,23 @@ public final class MQTTClient: @unchecked Sendable {
         }
     }
 
-    /// A connection attempt failed: said once per outage.
-    private func failed(_ rc: Int32, _ error: Int32) {
+    /// A connection attempt failed: said once per outage. `afterConnecting`: the broker took the
+    /// socket but closed it before a CONNACK (as a TLS-only port does to a plain client).
+    private func failed(_ rc: Int32, _ error: Int32, afterConnecting: Bool = false) {
         let (first, tlsReason) = state.withLock { state in
             defer { state.outageSaid = true; state.tlsReason = nil }
             return (!state.outageSaid, state.tlsReason)
         }
         guard first else { return }
-        guard rc == Int32(MOSQ_ERR_TLS.rawValue) else {
+        // The handshake fails in mosquitto_connect or, when it has to wait for the broker, in mosquitto_loop.
+        if rc == Int32(MOSQ_ERR_TLS.rawValue) {
+            say(true, "mqtt: \(address) TLS handshake failed (\(Self.explain(tlsReason: tlsReason, caFile: options.caFile, host: options.host))); retrying")
+        } else if afterConnecting {
+            let hint = options.usesTLS ? "" : "; a broker that speaks TLS only needs an mqtts:// url"
+            say(true, "mqtt: \(address) closed the connection without accepting it (\(MQTTError.describe(rc, errno: error))\(hint)); retrying")
+        } else {
             say(true, "mqtt: \(address) unreachable (\(MQTTError.describe(rc, errno: error))); retrying")
-            return
         }
-        say(true, "mqtt: \(address) TLS handshake failed (\(Self.explain(tlsReason: tlsReason, caFile: options.caFile, host: options.host))); retrying")
     }
 
     /// OpenSSL's reason, with what it means here when it is the broker's certificate that failed
