@@ -48,6 +48,9 @@ public final class MQTTClient: @unchecked Sendable {
         var outageSaid = false
         var dropping = false
         var dropped = 0
+        /// OpenSSL's reason for the last failed TLS handshake (`certificate verify failed`), from
+        /// the library's log; libmosquitto's own code says only "A TLS error occurred".
+        var tlsReason: String?
     }
 
     private enum Phase { case ready, running, stopping }
@@ -82,6 +85,10 @@ public final class MQTTClient: @unchecked Sendable {
         mosquitto_connect_callback_set(handle) { _, context, rc in MQTTClient.from(context)?.connackReceived(rc) }
         mosquitto_disconnect_callback_set(handle) { _, context, _ in MQTTClient.from(context)?.connectionEnded() }
         mosquitto_publish_callback_set(handle) { _, context, _ in MQTTClient.from(context)?.messageWritten() }
+        mosquitto_log_callback_set(handle) { _, context, level, text in
+            guard level == MOSQ_LOG_ERR, let text else { return }
+            MQTTClient.from(context)?.libraryLogged(String(cString: text))
+        }
         mosquitto_message_callback_set(handle) { _, context, message in
             guard let client = MQTTClient.from(context), let message, let topic = message.pointee.topic else { return }
             let count = Int(max(0, message.pointee.payloadlen))
@@ -199,10 +206,10 @@ public final class MQTTClient: @unchecked Sendable {
                 }
                 if wasUp {
                     delay = options.minimumRetryDelay
-                    state.withLock { $0.outageSaid = true }
+                    state.withLock { $0.outageSaid = true; $0.tlsReason = nil }
                     say(true, "mqtt: lost the connection to \(address) (\(MQTTError.describe(rc, errno: error))); retrying")
                 } else {
-                    failed(rc, error)
+                    failed(rc, error, afterConnecting: true)
                 }
             } else {
                 failed(rc, error)
@@ -214,13 +221,41 @@ public final class MQTTClient: @unchecked Sendable {
         }
     }
 
-    /// A connection attempt failed: said once per outage.
-    private func failed(_ rc: Int32, _ error: Int32) {
-        let first = state.withLock { state in
-            defer { state.outageSaid = true }
-            return !state.outageSaid
+    /// A connection attempt failed: said once per outage. `afterConnecting`: the broker took the
+    /// socket but closed it before a CONNACK (as a TLS-only port does to a plain client).
+    private func failed(_ rc: Int32, _ error: Int32, afterConnecting: Bool = false) {
+        let (first, tlsReason) = state.withLock { state in
+            defer { state.outageSaid = true; state.tlsReason = nil }
+            return (!state.outageSaid, state.tlsReason)
         }
-        if first { say(true, "mqtt: \(address) unreachable (\(MQTTError.describe(rc, errno: error))); retrying") }
+        guard first else { return }
+        // The handshake fails in mosquitto_connect or, when it has to wait for the broker, in mosquitto_loop.
+        if rc == Int32(MOSQ_ERR_TLS.rawValue) {
+            say(true, "mqtt: \(address) TLS handshake failed (\(Self.explain(tlsReason: tlsReason, caFile: options.caFile, host: options.host))); retrying")
+        } else if afterConnecting {
+            let hint = options.usesTLS ? "" : "; a broker that speaks TLS only needs an mqtts:// url"
+            say(true, "mqtt: \(address) closed the connection without accepting it (\(MQTTError.describe(rc, errno: error))\(hint)); retrying")
+        } else {
+            say(true, "mqtt: \(address) unreachable (\(MQTTError.describe(rc, errno: error))); retrying")
+        }
+    }
+
+    /// OpenSSL's reason, with what it means here when it is the broker's certificate that failed
+    /// (libmosquitto's check of the host name fails it the same way).
+    static func explain(tlsReason: String?, caFile: String?, host: String) -> String {
+        guard let reason = tlsReason else { return "A TLS error occurred" }
+        guard reason == "certificate verify failed" else { return reason }
+        let trusted = caFile.map { "the CA in \($0)" } ?? "a CA in /etc/ssl/certs (no tls.caFile given)"
+        return "\(reason): the broker's certificate is not signed by \(trusted), or not issued for \(host)"
+    }
+
+    /// Keeps OpenSSL's reason from `OpenSSL Error[0]: error:0A000086:SSL routines::certificate
+    /// verify failed` (the first error of a failed handshake; the text after the last colon).
+    private func libraryLogged(_ line: String) {
+        guard line.hasPrefix("OpenSSL Error[0]:"), let colon = line.lastIndex(of: ":") else { return }
+        let reason = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard !reason.isEmpty else { return }
+        state.withLock { $0.tlsReason = reason }
     }
 
     private func connackReceived(_ rc: Int32) {

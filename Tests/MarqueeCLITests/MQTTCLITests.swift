@@ -232,6 +232,58 @@ import Testing
         #expect(missing.terminate() == 0)
     }
 
+    /// A broker that speaks TLS only, with a certificate from a CA made for the test: trusted
+    /// through `tls.caFile`, the player connects and the control vocabulary works as over plain MQTT.
+    @Test func overTLSWithTheBrokersCAThePlayerConnectsAndAnswers() throws {
+        let broker = try MosquittoBroker(tls: true)
+        defer { broker.stop() }
+        let caFile = try #require(broker.caFile)
+        #expect(broker.url == "mqtts://127.0.0.1:\(broker.port)")
+        let replies = try MosquittoSubscription(broker: broker, topic: "marquee/secure/reply")
+        let (folder, path) = try config(broker: broker, topic: "secure", extra: "  tls: {caFile: \(caFile)}")
+        let run = try play(path, in: folder)
+        #expect(waitFor(run, "mqtt: connected to 127.0.0.1:\(broker.port) as marquee/secure"), "\(run.standardError())\n\(broker.log())")
+        #expect(try broker.publish("marquee/secure/command", #"{"id":7,"command":"status"}"#))
+        #expect(replies.wait { $0.contains { json($0.payload)["id"] as? Int == 7 } }, "\(replies.messages())")
+        let answer = replies.messages().map { json($0.payload) }.first { $0["id"] as? Int == 7 }
+        #expect(answer?["ok"] as? Bool == true && answer?["state"] as? String == "playing", "\(String(describing: answer))")
+        #expect(try broker.receive("marquee/secure/online") == ["true"])
+        #expect(run.terminate() == 0)
+        #expect(!run.standardError().contains("TLS handshake failed"), "\(run.standardError())")
+    }
+
+    /// The same broker without `tls.caFile`: the system's CAs do not trust the test CA, so the
+    /// player never connects, says why in one line naming TLS and the certificate, and plays on.
+    /// A plain `mqtt://` client on the TLS port does not get in either.
+    @Test func overTLSWithAnUntrustedCertificateThePlayerSaysSoOnceAndPlaysOn() throws {
+        let broker = try MosquittoBroker(tls: true)
+        defer { broker.stop() }
+        let (folder, path) = try config(broker: broker, topic: "untrusted")
+        let run = try play(path, in: folder)
+        let line = "mqtt: 127.0.0.1:\(broker.port) TLS handshake failed (certificate verify failed: the broker's certificate is not signed by a CA in /etc/ssl/certs (no tls.caFile given), or not issued for 127.0.0.1); retrying"
+        #expect(waitFor(run, line), "\(run.standardError())")
+        #expect(run.waitForEvents(seconds: 30) { $0.filter { $0["event"] as? String == "frame" }.count > 50 })
+        // Past the first retry (1 s) and the second (2 s): still one line, never connected.
+        Thread.sleep(forTimeInterval: 3.5)
+        #expect(run.terminate() == 0)
+        let journal = run.standardError()
+        #expect(!journal.contains("mqtt: connected to"), "\(journal)")
+        #expect(journal.components(separatedBy: "TLS handshake failed").count - 1 == 1, "\(journal)")
+        #expect(broker.log().contains("unknown ca"), "\(broker.log())")
+
+        let plainFolder = try CLIFixtures.workspace(prefix: "marquee-mqtt-cli-")
+        let plainPath = plainFolder.appendingPathComponent("plain.yaml").path
+        try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "mqtts://", with: "mqtt://")
+            .write(toFile: plainPath, atomically: true, encoding: .utf8)
+        let plain = try play(plainPath, in: plainFolder)
+        #expect(waitFor(plain, "mqtt: 127.0.0.1:\(broker.port) closed the connection without accepting it (The connection was lost; a broker that speaks TLS only needs an mqtts:// url); retrying"), "\(plain.standardError())")
+        #expect(plain.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(plain.terminate() == 0)
+        #expect(!plain.standardError().contains("mqtt: connected to"), "\(plain.standardError())")
+        #expect(plain.standardError().components(separatedBy: "closed the connection").count - 1 == 1, "\(plain.standardError())")
+    }
+
     @Test func checkReportsMQTTMistakesWithLineAndColumn() throws {
         let folder = try CLIFixtures.workspace(prefix: "marquee-mqtt-check-")
         try Data("""

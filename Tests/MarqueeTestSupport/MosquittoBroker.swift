@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 
 /// Debian's `mosquitto` broker on 127.0.0.1 for tests, on a free port, with a config of its own
-/// (`listener PORT 127.0.0.1`, `allow_anonymous true`). `kill()` and `start()` again put it down and
+/// (`listener PORT 127.0.0.1`, `allow_anonymous true`), plain or TLS only (`tls: true`: a throwaway
+/// CA and a certificate for 127.0.0.1 from `TestCertificates`; `caFile` is the CA to trust). `kill()` and `start()` again put it down and
 /// back on the same port (a broker that died and came back). A machine without mosquitto fails the
 /// test with that message: it is installed by Scripts/install-dependencies.sh, never skipped.
 /// Call `stop()` when done (a `defer` right after creating it).
@@ -13,12 +14,15 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     public let port: UInt16
+    /// With `tls`, the CA that signed the broker's certificate (PEM); the clients here trust it.
+    public let caFile: String?
     private let folder: URL
     private let executable: URL
     private var process: Process?
 
     /// `users`: name → password; when given, anonymous clients are refused (`mosquitto_passwd`).
-    public init(users: [String: String] = [:]) throws {
+    /// `tls`: the one listener speaks TLS only (`mqtts://`), with a certificate for 127.0.0.1.
+    public init(users: [String: String] = [:], tls: Bool = false) throws {
         guard let broker = Self.find("mosquitto", in: ["/usr/sbin", "/usr/local/sbin", "/sbin"]) else {
             throw SetupError("mosquitto is not installed (apt-get install mosquitto mosquitto-clients, or Scripts/install-dependencies.sh); the MQTT tests need a real broker")
         }
@@ -29,7 +33,17 @@ public final class MosquittoBroker: @unchecked Sendable {
         port = try Self.freePort()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-mosquitto-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // The broker drops to the mosquitto user: it must be able to read the folder and its files.
+        chmod(folder.path, 0o755)
         var conf = "listener \(port) 127.0.0.1\npersistence false\n"
+        if tls {
+            let certificates = try TestCertificates(in: folder)
+            for file in [certificates.caFile, certificates.certificateFile, certificates.keyFile] { chmod(file, 0o644) }
+            conf += "cafile \(certificates.caFile)\ncertfile \(certificates.certificateFile)\nkeyfile \(certificates.keyFile)\n"
+            caFile = certificates.caFile
+        } else {
+            caFile = nil
+        }
         if users.isEmpty {
             conf += "allow_anonymous true\n"
         } else {
@@ -43,8 +57,6 @@ public final class MosquittoBroker: @unchecked Sendable {
                 tool.waitUntilExit()
                 guard tool.terminationStatus == 0 else { throw SetupError("mosquitto_passwd failed for \(user)") }
             }
-            // The broker drops to the mosquitto user: it must be able to read the folder and the file.
-            chmod(folder.path, 0o755)
             chmod(passwords.path, 0o644)
             conf += "allow_anonymous false\npassword_file \(passwords.path)\n"
         }
@@ -54,8 +66,13 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// `mqtt://127.0.0.1:PORT`
-    public var url: String { "mqtt://127.0.0.1:\(port)" }
+    /// `mqtt://127.0.0.1:PORT`, or `mqtts://127.0.0.1:PORT` with TLS.
+    public var url: String { "\(caFile == nil ? "mqtt" : "mqtts")://127.0.0.1:\(port)" }
+
+    /// What mosquitto_pub/mosquitto_sub need to reach this broker: host, port, and with TLS the CA.
+    var clientArguments: [String] {
+        ["-h", "127.0.0.1", "-p", "\(port)"] + (caFile.map { ["--cafile", $0] } ?? [])
+    }
 
     /// Starts the broker (again) and waits until it accepts connections.
     public func start() throws {
@@ -125,7 +142,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     public func publish(_ topic: String, _ message: String, retain: Bool = false) throws -> Bool {
         let process = Process()
         process.executableURL = Self.client("mosquitto_pub")
-        process.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic, "-m", message] + (retain ? ["-r"] : [])
+        process.arguments = clientArguments + ["-q", "1", "-t", topic, "-m", message] + (retain ? ["-r"] : [])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -176,7 +193,7 @@ public final class MosquittoSubscription: @unchecked Sendable {
         file = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-mqtt-sub-\(UUID().uuidString).txt")
         _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         process.executableURL = sub
-        process.arguments = ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", topic] + (verbose ? ["-v"] : [])
+        process.arguments = broker.clientArguments + ["-t", topic] + (verbose ? ["-v"] : [])
         process.standardOutput = try FileHandle(forWritingTo: file)
         process.standardError = FileHandle.nullDevice
         try process.run()
