@@ -19,11 +19,23 @@ public struct CurlHTTPClient: HTTPTransferring {
 
     public func download(_ request: HTTPRequest, appendingTo path: String,
                          progress: (_ bytesOnDisk: Int64, _ expectedTotal: Int64?) -> Bool) throws(HTTPTransferError) -> HTTPResponseHead {
+        try download(request, appendingTo: path, onHead: { _ in }, progress: progress)
+    }
+
+    public func download(_ request: HTTPRequest, appendingTo path: String, onHead: (HTTPResponseHead) -> Void,
+                         progress: (_ bytesOnDisk: Int64, _ expectedTotal: Int64?) -> Bool) throws(HTTPTransferError) -> HTTPResponseHead {
         let file = try FileBody(path: path, resumeFrom: request.resumeFrom)
-        // The transfer only holds the callback while `run` blocks, so it never really escapes.
-        let outcome = withoutActuallyEscaping(progress) { progress in
-            Result { () throws(HTTPTransferError) in
-                try CurlTransfer(request: request, body: file, resumes: true, userAgent: userAgent, progress: progress).run()
+        // The transfer only holds the callbacks while `run` blocks, so they never really escape.
+        let outcome = withoutActuallyEscaping(onHead) { onHead in
+            withoutActuallyEscaping(progress) { progress in
+                file.onBegin = { headers, resumedFrom in
+                    onHead(HTTPResponseHead(status: headers.status, etag: headers.etag, lastModified: headers.lastModified,
+                                            contentLength: headers.contentLength, resumedFrom: resumedFrom, effectiveURL: request.url))
+                }
+                defer { file.onBegin = nil }
+                return Result { () throws(HTTPTransferError) in
+                    try CurlTransfer(request: request, body: file, resumes: true, userAgent: userAgent, progress: progress).run()
+                }
             }
         }
         return try outcome.get()

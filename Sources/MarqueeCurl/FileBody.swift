@@ -11,6 +11,8 @@ final class FileBody: BodySink {
     private let resumeOffset: Int64
     private var start: Int64?
     private var written: Int64 = 0
+    /// Told the head once the file is positioned, before the body's first byte (`onHead`).
+    var onBegin: ((ResponseHeaders, _ resumedFrom: Int64) -> Void)?
 
     init(path: String, resumeFrom: Int64) throws(HTTPTransferError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
@@ -48,6 +50,7 @@ final class FileBody: BodySink {
             throw Self.failure("cannot seek in \(path)", errno)
         }
         start = offset
+        onBegin?(headers, offset)
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPTransferError) {

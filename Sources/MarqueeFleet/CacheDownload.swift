@@ -72,7 +72,9 @@ struct CacheDownload {
         var lastReport: ContinuousClock.Instant?
         let head: HTTPResponseHead
         do {
-            head = try transport.download(request, appendingTo: partial.path) { bytesOnDisk, expectedTotal in
+            head = try transport.download(request, appendingTo: partial.path, onHead: { head in
+                cache.recordValidators(of: head, for: url)
+            }) { bytesOnDisk, expectedTotal in
                 if isCancelled() { return false }
                 let now = clock.now
                 if lastReport.map({ now - $0 >= progressInterval }) ?? true {

@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeCore
 
 /// The partial folder: where a download's bytes collect until they are verified and stored.
 extension MediaCache {
@@ -20,6 +21,19 @@ extension MediaCache {
         let sidecar = (try? JSONEncoder().encode(partial.validators)) ?? Data()
         try DurableFile.writeAtomically(sidecar, to: partial.sidecarPath, cacheDirectory: directory)
         return partial
+    }
+
+    /// Records the validators of the response the part's bytes now come from (a fresh 200, or a
+    /// 206 that had none recorded), keeping the bytes: a transfer cut later resumes with `If-Range`.
+    public func recordValidators(of head: HTTPResponseHead, for url: URL) {
+        var partial = partial(for: url)
+        guard head.etag != nil || head.lastModified != nil,
+              head.resumedFrom == 0 || partial.validators.ifRange == nil else { return }
+        partial.validators.etag = head.etag
+        partial.validators.lastModified = head.lastModified
+        let sidecar = (try? JSONEncoder().encode(partial.validators)) ?? Data()
+        // Without the record the download still resumes when a sha256 checks it, else starts over.
+        try? DurableFile.writeAtomically(sidecar, to: partial.sidecarPath, cacheDirectory: directory)
     }
 
     /// Removes `url`'s part file and sidecar.

@@ -217,6 +217,31 @@ import Testing
         #expect(second.terminate() == 0)
     }
 
+    /// The same without a sha256 in the config: the part file's record of the response's ETag
+    /// (kept from its first byte) lets the restart resume with `If-Range`, and the size check
+    /// guards the result.
+    @Test func killedMidDownloadWithoutAHashTheRestartResumesWithIfRange() throws {
+        let fixture = try FleetFixture(name: "kill9-etag")
+        defer { fixture.server.stop() }
+        let big = fixture.clips["big"]!
+        fixture.serveConfig(Self.lobby(fixture, ["big"], hashed: false), etag: "v1")
+        fixture.serve("big") { .throttledTaggedFile($0, contentType: "video/mp4", etag: "\"big-1\"", bytesPerSecond: max(50_000, $0.count / 6)) }
+        let first = try fixture.play()
+        let partial = fixture.cache.appendingPathComponent("partial")
+        #expect(waitUntil(seconds: 20) { Self.partBytes(partial) > big.data.count / 5 }, "\(first.standardError())")
+        kill(first.process.processIdentifier, SIGKILL)
+        _ = first.waitForExit(seconds: 5)
+        let leftAt = Self.partBytes(partial)
+
+        let second = try fixture.play()
+        #expect(second.waitForEvents(seconds: 60) { FleetFixture.starts($0).contains(fixture.mediaURL("big")) }, "\(second.standardError())")
+        let resumed = fixture.server.requests.filter { $0.path == "/screens/media/big.mp4" }.dropFirst()
+        #expect(resumed.contains { $0.headers["if-range"] == "\"big-1\"" && $0.headers["range"].map { $0 != "bytes=0-" } == true },
+                "\(resumed.map(\.headers)) after \(leftAt) bytes")
+        #expect(fixture.cachedFiles() == ["\(big.sha256).mp4"])
+        #expect(second.terminate() == 0)
+    }
+
     /// A bootstrap config (source and cache) whose bound is smaller than the playlist: what the
     /// playlist names is never evicted; what a new playlist no longer names is.
     @Test func aCacheBoundSmallerThanThePlaylistKeepsWhatPlaysAndEvictsTheRest() throws {

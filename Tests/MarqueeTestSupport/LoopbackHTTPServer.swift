@@ -54,6 +54,9 @@ public final class LoopbackHTTPServer: Sendable {
         /// Announces the whole file, sends the bytes before offset `after`, then resets the connection
         /// (RST, not FIN): a middlebox or a crashed server killing the transfer.
         case resettingFile(Data, contentType: String, after: Int)
+        /// `throttledFile` with an `ETag`, honouring `If-Range` (another ETag: the whole file): a
+        /// slow download that a client killed mid-way can resume against.
+        case throttledTaggedFile(Data, contentType: String, etag: String, bytesPerSecond: Int)
     }
 
     /// Why the server could not start, or a port could not be found.
@@ -214,6 +217,10 @@ public final class LoopbackHTTPServer: Sendable {
                 return
             }
             sendClosing(body, contentType: contentType, after: after, range: request.range, on: connection)
+        case .throttledTaggedFile(let body, let contentType, let etag, let bytesPerSecond)?:
+            let unchanged = request.headers["if-range"].map { $0 == etag } ?? true
+            sendThrottled(body, contentType: contentType, bytesPerSecond: bytesPerSecond, range: unchanged ? request.range : nil,
+                          extraHeaders: "ETag: \(etag)\r\n", on: connection)
         case .taggedFile(let body, let contentType, let etag, let lastModified)?:
             sendTagged(body, contentType: contentType, etag: etag, lastModified: lastModified,
                        headers: request.headers, range: request.range, on: connection)
@@ -396,13 +403,13 @@ extension LoopbackHTTPServer {
 
     /// A tenth of the rate every tenth of a second, until the range is sent or the client hangs up.
     fileprivate func sendThrottled(_ body: Data, contentType: String, bytesPerSecond: Int, range: (start: Int, end: Int?)?,
-                                   advertisesRanges: Bool = true, on connection: Int32) {
+                                   advertisesRanges: Bool = true, extraHeaders: String = "", on connection: Int32) {
         guard let (header, slice) = Self.rangeHeader(for: body, contentType: contentType, range: range,
                                                      advertisesRanges: advertisesRanges) else {
             refuseRange(of: body, on: connection)
             return
         }
-        guard send(header, on: connection) else { return }
+        guard send(header.replacingOccurrences(of: "Connection: close", with: extraHeaders + "Connection: close"), on: connection) else { return }
         let step = max(1, bytesPerSecond / 10)
         var offset = slice.lowerBound
         while offset < slice.upperBound {

@@ -16,6 +16,22 @@ public protocol HTTPTransferring: Sendable {
     /// expected total when known; returning false aborts the transfer (`.cancelled`).
     func download(_ request: HTTPRequest, appendingTo path: String,
                   progress: (_ bytesOnDisk: Int64, _ expectedTotal: Int64?) -> Bool) throws(HTTPTransferError) -> HTTPResponseHead
+
+    /// `download`, telling `onHead` the 2xx response's head before the first byte of its body is
+    /// written: the validators a part file was started with are known even when the transfer is
+    /// then cut (a kill -9, a power cut), so a resume can send `If-Range`.
+    func download(_ request: HTTPRequest, appendingTo path: String, onHead: (HTTPResponseHead) -> Void,
+                  progress: (_ bytesOnDisk: Int64, _ expectedTotal: Int64?) -> Bool) throws(HTTPTransferError) -> HTTPResponseHead
+}
+
+extension HTTPTransferring {
+    /// For a client that only learns the head at the end: `onHead` hears of it then.
+    public func download(_ request: HTTPRequest, appendingTo path: String, onHead: (HTTPResponseHead) -> Void,
+                         progress: (_ bytesOnDisk: Int64, _ expectedTotal: Int64?) -> Bool) throws(HTTPTransferError) -> HTTPResponseHead {
+        let head = try download(request, appendingTo: path, progress: progress)
+        if (200..<300).contains(head.status) { onHead(head) }
+        return head
+    }
 }
 
 /// One GET: where, the validators for a conditional request, a resume offset, and limits.
