@@ -32,7 +32,7 @@ final class FleetSetup: @unchecked Sendable {
         self.logger = logger
         var security = HTTPSecurity(caFile: plan.remote?.caFile)
         if let path = plan.remote?.credentials {
-            switch MQTTEndpoint.readCredentials(path) {
+            switch CredentialsFile.read(path) {
             case .success(let (user, password)): security.credentials = HTTPCredentials(user: user, password: password)
             case .failure(let problem): logger.error("source: credentials \(path): \(problem.message); asking without them")
             }

@@ -35,7 +35,7 @@ final class MQTTEndpoint: @unchecked Sendable {
         settings.caFile = configuration.caFile
         settings.publishesEvents = configuration.events
         if let path = configuration.credentials {
-            switch readCredentials(path) {
+            switch CredentialsFile.read(path) {
             case .success(let (username, password)):
                 settings.username = username
                 settings.password = password
@@ -52,22 +52,6 @@ final class MQTTEndpoint: @unchecked Sendable {
             logger.error("mqtt: \(error); playing on without MQTT")
             return nil
         }
-    }
-
-    struct CredentialsProblem: Error { let message: String }
-
-    /// `username:password` on the file's first line (the password may hold ':'); never logged.
-    static func readCredentials(_ path: String) -> Result<(String, String), CredentialsProblem> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-            return .failure(CredentialsProblem(message: reason))
-        }
-        let line = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first
-            .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\r")) } ?? ""
-        guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
-            return .failure(CredentialsProblem(message: "expected one line username:password"))
-        }
-        return .success((String(line[..<colon]), String(line[line.index(after: colon)...])))
     }
 
     func start() {
