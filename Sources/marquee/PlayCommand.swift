@@ -12,10 +12,10 @@ import MarqueePlayer
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a config's playlist (YAML, JSON, M3U) or media files and URLs."
+        abstract: "Play a config's playlist (YAML, JSON, M3U), a config fetched from a server, or media files and URLs."
     )
 
-    @Argument(help: "One config file (.yaml, .yml, .json, .m3u, .m3u8), or media files and http(s) URLs.")
+    @Argument(help: "One config file (.yaml, .yml, .json, .m3u, .m3u8), one http(s) URL of a config (.yaml, .yml, .json: polled, its media cached), or media files and http(s) URLs.")
     var inputs: [String]
 
     @Option(help: "Video output: auto, drm[:/dev/dri/cardN] or headless[:WxH]. auto is DRM when a card has a connected screen, else headless.")
