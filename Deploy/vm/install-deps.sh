@@ -15,6 +15,8 @@ packages=(
   binutils            # strip, for the boot image (Deploy/image/build-image.sh)
   alsa-utils          # amixer: the guest HDA mixer starts muted at 0 % (audio-test.sh unmutes it)
   v4l-utils           # cec-ctl: the emulated TV and the bus monitor of cec-test.sh (vivid's CEC adapters)
+  e2fsprogs           # mkfs.ext4: the cache disk of fleet-test.sh's power cut
+  iproute2            # ip: fleet-test.sh brings the guest's loopback up for its HTTP server
 )
 
 exec "$(dirname "$0")/../../Scripts/install-dependencies.sh" "${packages[@]}"
