@@ -7,14 +7,14 @@
 # `power-cut`; boot 2 the second half.
 #   full      the cache ($CACHE_DIRECTORY) is a 400 KB tmpfs: the big clip cannot fit. It is served
 #             at 300 KB/s so that the small one is in before the disk fills (at full speed both race
-#             for the last free pages, and when the big one wins the small one is left out too: the
-#             part of an item that failed for good stays in partial/ and no eviction drops the part
-#             of an item the config names, so nothing plays; seen by hand, not tested here). The
+#             for the last free pages, and when the big one wins the small one is left out too until
+#             the next check of the config tries it again; not tested here). The
 #             small one is cached and plays (itemStarted with its URL, more than once: the playlist
 #             loops without the big one); the big one never starts; stderr has exactly one line
 #             `cache: DIR is full (no space left on device); URL not cached` and the line
-#             `cache: 1 of 2 remote items in place; 1 left out`; the player exits 0 on SIGTERM;
-#             every file in media/ hashes to its name.
+#             `cache: 1 of 2 remote items in place; 1 left out`; the big clip's part file is dropped
+#             and the config is kept (config/remote.yaml); the player exits 0 on SIGTERM; every file
+#             in media/ hashes to its name.
 #   power-cut the cache is on ext4 on a virtio-blk disk (an image made here with mkfs.ext4). Boot 1
 #             downloads the big clip at 100 KB/s and, once its part file holds ~250 KB, cuts the
 #             power 3 s later (`echo b > /proc/sysrq-trigger`: no sync, no unmount (qemu's
@@ -231,6 +231,9 @@ else
   grep -q "^$small_sha " "$share/full-media.txt" || problems+=("small.mp4 is not in media/")
   grep -q "^$big_sha " "$share/full-media.txt" && problems+=("big.mp4 is in media/ on a 400 KB tmpfs?")
   grep -q '"path": "/media/big.mp4"' "$share/full-requests.jsonl" || problems+=("the server never saw a request for big.mp4")
+  # The part of the clip that did not fit is dropped, so the config is kept beside the small one.
+  grep -q '\.part$' "$share/full-after.txt" && problems+=("the part of the clip that did not fit is left: $(grep '\.part$' "$share/full-after.txt")")
+  grep -q 'remote\.yaml$' "$share/full-after.txt" || problems+=("no config/remote.yaml kept on the full cache: $(grep -F 'cannot keep' "$err")")
   if [ ${#problems[@]} -eq 0 ]; then
     pass full "small.mp4 played $(starts full "$small_url") times, big.mp4 left out with one line; exit 0 on SIGTERM; $(phase_time full) s in the guest"
   else

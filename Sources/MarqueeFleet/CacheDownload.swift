@@ -48,7 +48,12 @@ struct CacheDownload {
             case .done(let outcome):
                 return outcome
             case .diskFull:
-                if madeRoom { return .failedForGood(MediaCacheError.diskFull(directory: cache.directory).description) }
+                if madeRoom {
+                    // Its part would hold the space for good (nothing evicts a wanted item's part):
+                    // dropped, the other items, and the config kept beside them, have room.
+                    cache.discardPartial(for: want.url)
+                    return .failedForGood(MediaCacheError.diskFull(directory: cache.directory).description)
+                }
                 madeRoom = true
                 makeRoom()
             case .startOver(let reason):
