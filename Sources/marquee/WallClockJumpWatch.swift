@@ -44,10 +44,13 @@ final class WallClockJumpWatch: @unchecked Sendable {
         var expirations: UInt64 = 0
         while true {
             let count = read(descriptor, &expirations, MemoryLayout<UInt64>.size)
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && errno == ECANCELED { changed() }
+            // Read at once: `changed` may leave errno set by whatever it calls, and a watch that
+            // looked at that instead would end after the first jump and miss every later one.
+            let failure = count < 0 ? errno : 0
+            if failure == EINTR { continue }
+            if failure == ECANCELED { changed() }
             // Any other failure would fail again at once: the watch ends rather than spin.
-            if count < 0 && errno != ECANCELED { return }
+            if failure != 0 && failure != ECANCELED { return }
             // Cancelled or (after a year) expired: armed again; one that cannot be armed ends the watch.
             guard arm() else { return }
         }
