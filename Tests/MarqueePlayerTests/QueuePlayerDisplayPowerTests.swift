@@ -33,13 +33,21 @@ import Testing
         var settings = PlayerSettings()
         settings.repeatMode = .off
         settings.exitWhenIdle = true
+        // The virtual clock plays the 2 s clip in moments: off is sent from the event of the tenth
+        // frame, on the present thread, so it lands mid-clip however slow the test thread is.
+        let sender = Mutex<QueuePlayer?>(nil)
         let player = QueuePlayer(items: [QueueItem(url: "clip")], settings: settings,
                                  opener: ScriptedMedia(["clip": .video(frames: 50, frameDuration: MediaTime(1, per: 25))]),
-                                 video: output, displayPower: [DeadTV()], clock: VirtualClock(), events: { recorder.record($0) })
+                                 video: output, displayPower: [DeadTV()], clock: VirtualClock(), events: { event in
+            recorder.record(event)
+            if case .frame(_, let pts, _, false) = event, pts == MediaTime(9, per: 25) {
+                sender.withLock { $0 }?.send(.command(.displayOff), from: .application)
+            }
+        })
+        sender.withLock { $0 = player }
         player.start()
-        #expect(recorder.wait { Self.frames($0).count >= 10 })
-        player.send(.command(.displayOff), from: .application)
         #expect(recorder.wait { $0.contains(.displayPowerChanged(on: false)) })
+        #expect(Self.frames(recorder.events).count >= 10)
         let shownWhileOff = Self.frames(recorder.events).count
         Thread.sleep(forTimeInterval: 0.3)
         // Off is paused: no frame is shown (nor decoded for showing) until the display is back.
