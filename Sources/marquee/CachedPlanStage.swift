@@ -162,10 +162,12 @@ final class CachedPlanStage: @unchecked Sendable {
 
     /// `status`'s `cache` object.
     func status() -> [String: any Sendable] {
-        lock.withLock {
+        // Listing the cache's folders is I/O: done before the lock the download reports take.
+        let bytes = cache.totalBytes
+        return lock.withLock {
             var fields: [String: any Sendable] = [
                 "dir": cache.directory,
-                "bytes": cache.totalBytes,
+                "bytes": bytes,
                 "wanted": wanted.count,
                 "cached": results.values.filter { $0.path != nil }.count,
             ]
