@@ -7,6 +7,9 @@ public struct ALSAHardwareSetup: Sendable, Equatable, CustomStringConvertible {
     public var periodFrames: Int
     /// snd_pcm_pause works; otherwise pause drops the buffer and writes it again on resume.
     public var canPause: Bool
+    /// The sound card whose clock plays the PCM (snd_pcm_info); nil for a PCM that no card plays,
+    /// such as the `null` plugin, which takes any amount at once and keeps no time.
+    public var soundCard: Int? = nil
 
     public var bytesPerFrame: Int { sampleFormat.bytesPerSample * channelCount }
 

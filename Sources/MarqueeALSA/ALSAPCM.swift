@@ -88,7 +88,18 @@ final class ALSAPCM {
         try check(snd_pcm_sw_params(pcm, software), "snd_pcm_sw_params", device: name)
 
         return ALSAHardwareSetup(sampleFormat: format, sampleRate: Int(rate), channelCount: Int(channels),
-                                 bufferFrames: Int(bufferFrames), periodFrames: Int(periodFrames), canPause: canPause)
+                                 bufferFrames: Int(bufferFrames), periodFrames: Int(periodFrames), canPause: canPause,
+                                 soundCard: soundCard(of: pcm))
+    }
+
+    /// The card behind the PCM, through every plugin in between; nil when none is.
+    private static func soundCard(of pcm: OpaquePointer) -> Int? {
+        var info: OpaquePointer?
+        guard snd_pcm_info_malloc(&info) == 0, let info else { return nil }
+        defer { snd_pcm_info_free(info) }
+        guard snd_pcm_info(pcm, info) == 0 else { return nil }
+        let card = snd_pcm_info_get_card(info)
+        return card >= 0 ? Int(card) : nil
     }
 
     /// Writes up to `frames` interleaved frames from `bytes` without blocking.

@@ -203,7 +203,7 @@ public final class ControlService: @unchecked Sendable {
                 }
                 for (observer, var boundary) in state.boundaries {
                     for time in boundary.observe(event) {
-                        let item: Int = if case .frame(let index, _, _, _) = event { index } else { boundary.item ?? 0 }
+                        let item: Int = if case .frame(let index, _, _, _, _) = event { index } else { boundary.item ?? 0 }
                         lines.append((peer, ControlReply.line(["event": "boundary", "observer": observer, "item": item,
                                                                "time": time.seconds, "t": seconds]), state.transport))
                     }

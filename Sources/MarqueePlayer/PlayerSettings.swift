@@ -38,6 +38,9 @@ public struct PlayerSettings: Sendable {
     /// The queue's content comes later (a remote config, media being downloaded): an empty queue
     /// waits for it with the status card up, rather than ending the run.
     public var waitsForContent = false
+    /// Frame-locked playback (config `sync:`): the timeline is laid on the wall clock from a shared
+    /// epoch; the clock must be the wall clock the plan's clock zero was read from. nil: free-running.
+    public var wallSync: WallSync?
 
     public init() {}
 }

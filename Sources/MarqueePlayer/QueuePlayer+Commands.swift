@@ -11,12 +11,21 @@ extension QueuePlayer {
             switch request {
             case .control(let action, let source):
                 emit(.command(action, source: source))
+                if let refusal = wallSyncRefusal(of: action) {
+                    emit(.error(message: refusal))
+                    continue
+                }
                 let wasStopped = current == nil
                 apply(action, from: source)
                 followStopRule(after: action, from: source, wasStopped: wasStopped)
                 showOSD(after: action)
             case .seek(let seek):
                 if let source = seek.source { emit(.command(.seek(to: seek.time), source: source)) }
+                if let refusal = wallSyncRefusal(of: .seek(to: seek.time)) {
+                    emit(.error(message: refusal))
+                    seek.completion(false)
+                    continue
+                }
                 cancelStopTimeout(unlessFrom: seek.source)
                 begin(seek)
                 showOSD(after: .seek(to: seek.time))
@@ -34,7 +43,10 @@ extension QueuePlayer {
             case .screenshot(let completion): completion(takeScreenshot())
             case .scheduleAgenda(let agenda, let schedule):
                 if playlistSchedule === schedule { adopt(agenda) }
-            case .wallClockChanged: requestScheduleAgenda()
+            case .wallClockChanged:
+                requestScheduleAgenda()
+                // Locked to the wall, a stepped clock means another place on it.
+                if isWallSynced && current != nil && machine.wantsToPlay { pendingWallJoin = .clockChanged }
             case .contentNote(let note):
                 contentNote = note
                 if isWaitingForContent { showEmptyQueueCard() }
@@ -155,6 +167,12 @@ extension QueuePlayer {
 
     /// Play after a pause resumes where it was; after a stop it starts the cursor's item afresh.
     func resume() {
+        // Locked to the wall, playing again means joining it where it is now.
+        if isWallSynced && !items.isEmpty && (current == nil || pausedAt != nil) {
+            emitAll(machine.handle(.play))
+            pendingWallJoin = .resumed
+            return
+        }
         if current == nil {
             guard let index = cursor.current ?? cursor.start() else { return }
             emitAll(machine.handle(.play))

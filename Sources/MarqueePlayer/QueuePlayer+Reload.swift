@@ -43,15 +43,9 @@ extension QueuePlayer {
             if index < replacement.items.count && replacement.items[index] == item { return index }
             return replacement.items.firstIndex(of: item)
         }
+        if replacement.settings.wallSync != nil || isWallSynced { return replaceSyncedQueue(replacement) }
         items = replacement.items
-        var settings = replacement.settings
-        settings.exitWhenIdle = self.settings.exitWhenIdle
-        settings.waitsForContent = self.settings.waitsForContent
-        settings.followsAudioClock = self.settings.followsAudioClock
-        settings.retryDelay = self.settings.retryDelay
-        settings.maximumRetryDelay = self.settings.maximumRetryDelay
-        // It belongs with the keys (`input:`), which a new playlist does not change.
-        settings.stopTimeout = self.settings.stopTimeout
+        let settings = keepingRunSettings(replacement.settings)
 
         let pauseAfter = cursor.pauseAfterCurrentItem
         cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)
@@ -77,6 +71,40 @@ extension QueuePlayer {
         // The one after the item playing comes from the new list now; an item still waiting for its
         // first frame prepares it then.
         if current != nil && !upcomingAfterFirstFrame { prepareUpcoming() }
+    }
+
+    /// A reloaded config's settings, with the run's own kept (see `QueueReplacement.settings`).
+    func keepingRunSettings(_ new: PlayerSettings) -> PlayerSettings {
+        var settings = new
+        settings.exitWhenIdle = self.settings.exitWhenIdle
+        settings.waitsForContent = self.settings.waitsForContent
+        settings.followsAudioClock = self.settings.followsAudioClock
+        settings.retryDelay = self.settings.retryDelay
+        settings.maximumRetryDelay = self.settings.maximumRetryDelay
+        // It belongs with the keys (`input:`), which a new playlist does not change.
+        settings.stopTimeout = self.settings.stopTimeout
+        return settings
+    }
+
+    /// Frame-locked playback takes a new playlist at once: the wall plays the new cycle from the
+    /// epoch on every device that has it, so the player joins it where it is now.
+    private func replaceSyncedQueue(_ replacement: QueueReplacement) {
+        items = replacement.items
+        let settings = keepingRunSettings(replacement.settings)
+        cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)
+        failuresInARow = 0
+        upcoming?.cancel()
+        upcoming = nil
+        pendingSettings = nil
+        emit(.queueReplaced(itemCount: items.count, immediately: true))
+        if machine.repeatMode != settings.repeatMode { emitAll(machine.handle(.repeatModeSet(settings.repeatMode))) }
+        emitAll(adopt(settings, itemStays: current != nil))
+        if settings.wallSync != nil && !items.isEmpty {
+            pendingWallJoin = .reload
+        } else {
+            // No longer locked: the new list plays from its top, now.
+            move(to: cursor.start())
+        }
     }
 
     /// Settings of a reloaded config waiting for an item boundary take effect (becomeCurrent).

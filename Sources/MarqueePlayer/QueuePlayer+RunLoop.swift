@@ -17,7 +17,9 @@ extension QueuePlayer {
         origin = clock.now()
         holdAudioForFirstPicture()
         emitAll(machine.handle(.play))
-        if let first = cursor.start() {
+        if isWallSynced, !items.isEmpty {
+            joinWall(.start)
+        } else if let first = cursor.start() {
             becomeCurrent(first)
         } else {
             ranOutOfItems = true
@@ -30,6 +32,7 @@ extension QueuePlayer {
             heartbeat()
             applyPendingCommands()
             resumeAfterStopTimeoutIfDue()
+            if let reason = pendingWallJoin { joinWall(reason) }
             if isIdleAndDone { break }
             guard let pipeline = current, machine.wantsToPlay || pauseOnNextFrame else {
                 waitForCommand()
@@ -59,6 +62,12 @@ extension QueuePlayer {
             // A started item whose source ran dry is waited out until it is likely to keep up; the
             // frame it resumes on is shown at once and the timeline follows it.
             if !startsItem && machine.itemStatus == .readyToPlay && machine.wantsToPlay {
+                // Locked to the wall, a stall is not waited out: the wall has moved on meanwhile.
+                if isWallSynced {
+                    emitAll(machine.handle(.bufferEmpty))
+                    joinWall(.stalled)
+                    return nil
+                }
                 guard waitOutStall(of: pipeline) else { return nil }
                 if pipeline.upcomingFrameTime() != nil { presentNextFrameNow = true }
                 guard case .element(let output) = pipeline.next(waitingAtMost: 0) else { return nil }
@@ -108,7 +117,7 @@ extension QueuePlayer {
             publishDetails()
             // A seek reopens the item it is already in: nothing new to announce, only what follows
             // to prepare again.
-            if pipeline.entry != nil {
+            if pipeline.entry != nil && pipeline !== joinedPipeline {
                 prepareUpcoming()
                 return
             }
@@ -138,7 +147,8 @@ extension QueuePlayer {
             releaseAudioHold()
             // An item that never appeared (no frame presented) still pairs its end with a start.
             announceStart()
-            timeline.advance(pastItemOfLength: length)
+            // Locked to the wall, an item lasts what the plan says (the same resolved timing).
+            timeline.advance(pastItemOfLength: wallSyncLength(of: pipeline.index) ?? length)
             let action = cursor.advanceAtEnd()
             // Finished, not cancelled: the audio thread may still be writing its last audio.
             current = nil
@@ -158,6 +168,8 @@ extension QueuePlayer {
             emitAll(machine.handle(.itemFailed(error)))
             failureReasons[pipeline.index] = error.description
             failuresInARow += 1
+            // Locked to the wall, the item after a failed one keeps its slot.
+            if let length = wallSyncLength(of: pipeline.index) { timeline.advance(pastItemOfLength: length) }
             let action = cursor.advanceAtEnd()
             // Repeat off that has run out has nothing to retry; everything else waits first.
             if failuresInARow >= items.count && action != .idle { backOffAfterEveryItemFailed() }
@@ -184,6 +196,12 @@ extension QueuePlayer {
                 timeline.restart(at: clock.now() - origin - itemTime)
                 if pausedAt != nil { pausedAt = clock.now() }
                 scheduler.reset()
+            } else if startsItem && isWallSynced {
+                // The wall decides when the first frame shows: it is drawn now and waits for its
+                // slot; the sound starts when it is shown. Nothing moves the timeline.
+                startsItem = false
+                draw(picture)
+                isDrawn = true
             } else if startsItem {
                 // An item's first frame shows at its slot or, if opening and drawing it took longer,
                 // now, and the timeline follows it: a late start must not be made up by dropping
@@ -205,7 +223,12 @@ extension QueuePlayer {
                 }
             }
             followAudioClock(in: pipeline)
+            if current !== pipeline { return }
             let due = origin + timeline.timelineTime(ofItemTime: itemTime)
+            if isOffTheWall(due: due) {
+                joinWall(.late)
+                return
+            }
             let nextDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
             switch scheduler.decide(due: due, nextDue: nextDue, now: clock.now(), sourceIsDry: pipeline.isDry) {
             case .wait(let deadline):
@@ -232,7 +255,9 @@ extension QueuePlayer {
                 announceStart()
                 trace(pts: pts, itemTime: itemTime, dropped: false)
                 track(pts: pts)
-                if machine.loadState == .playable && pipeline.isBufferFull { emitAll(machine.handle(.bufferLikelyToKeepUp)) }
+                if (machine.loadState == .playable || (isWallSynced && machine.loadState == .stalled)) && pipeline.isBufferFull {
+                    emitAll(machine.handle(.bufferLikelyToKeepUp))
+                }
                 openDeferredUpcomingIfDue()
                 if pipeline.entry != nil, let position {
                     // The seek's reply finds all of the item's details, this frame included.
@@ -253,6 +278,10 @@ extension QueuePlayer {
                 return
             case .drop:
                 trace(pts: pts, itemTime: itemTime, dropped: true)
+                return
+            case .stall where isWallSynced:
+                emitAll(machine.handle(.bufferEmpty))
+                joinWall(.stalled)
                 return
             case .stall:
                 // Late, with nothing after it: not shown late, but once the item can keep up.
@@ -302,6 +331,7 @@ extension QueuePlayer {
     /// Audio is the master clock: when the device is playing this item's audio, the schedule's
     /// origin moves so that what is heard now is what is due now. Only video moves.
     func followAudioClock(in pipeline: ItemPipeline) {
+        if isWallSynced { return followWallWithSound(in: pipeline) }
         guard settings.followsAudioClock, let renderer = audioRenderer, renderer.plays(serial: pipeline.serial),
               let playing = renderer.playingPosition(), playing.serial == pipeline.serial, playing.itemFrame >= 0 else { return }
         let heard = MediaTime(playing.itemFrame, per: Int64(renderer.output.format.sampleRate))
@@ -360,11 +390,14 @@ extension QueuePlayer {
         } catch {
             emit(.error(message: "video output: \(error)"))
         }
+        // When it went on screen by the wall, for traces laid side by side across devices.
+        shownAtWall = isWallSynced ? Double(WallClockTime.realtimeNanoseconds()) / 1e9 : nil
     }
 
     private func trace(pts: MediaTime, itemTime: MediaTime, dropped: Bool) {
         guard let pipeline = current else { return }
-        emit(.frame(item: pipeline.index, pts: pts, time: timeline.timelineTime(ofItemTime: itemTime), dropped: dropped))
+        emit(.frame(item: pipeline.index, pts: pts, time: timeline.timelineTime(ofItemTime: itemTime), dropped: dropped,
+                    wall: dropped ? nil : shownAtWall))
     }
 
     /// What the cursor decided at the end of an item (played or failed).
@@ -387,12 +420,18 @@ extension QueuePlayer {
     }
 
     /// Makes item `index` current, taking the pipeline prepared ahead when it is that item.
-    func becomeCurrent(_ index: Int) {
+    func becomeCurrent(_ index: Int, entry: ItemPipeline.Entry? = nil) {
         ranOutOfItems = false
         adoptPendingSettings()
         current?.cancel()
-        // One prepared from a file changed since would show the old content's first frames, then fail.
-        if let prepared = upcoming, prepared.index == index, !prepared.isSourceStale {
+        joinedPipeline = nil
+        if let entry {
+            // A join enters the item mid-way: never the one prepared from its start.
+            upcoming?.cancel()
+            upcoming = nil
+            current = startPipeline(index, entry: entry)
+            joinedPipeline = current
+        } else if let prepared = upcoming, prepared.index == index, !prepared.isSourceStale {
             current = prepared
             upcoming = nil
         } else {
@@ -465,6 +504,10 @@ extension QueuePlayer {
         }
         // A virtual clock moves on by the wait; a real one is there already.
         clock.sleep(until: resume)
-        timeline.restart(at: clock.now() - origin)
+        if isWallSynced {
+            pendingWallJoin = .failed
+        } else {
+            timeline.restart(at: clock.now() - origin)
+        }
     }
 }

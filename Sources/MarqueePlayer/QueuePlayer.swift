@@ -165,6 +165,18 @@ public final class QueuePlayer: @unchecked Sendable {
     var appliedSchedule: ScheduleState?
     /// The queue ran out (or was empty) rather than being stopped: a new daypart starts playing.
     var ranOutOfItems = false
+    /// Frame-locked playback (QueuePlayer+WallSync): a join waits for the run loop's next turn.
+    var pendingWallJoin: WallJoinReason?
+    /// When the last frame shown went on screen, by CLOCK_REALTIME (frame-locked playback only).
+    var shownAtWall: Double?
+    var lastWallJoinAt: MediaTime?
+    var wallPreroll = QueuePlayer.initialWallPreroll
+    var wallAudioFollower = WallAudioFollower()
+    /// The pace the sound is played at to stay on the wall (1: as it is).
+    var wallAudioPace = MediaTime(1, per: 1)
+    /// The pipeline a join started in another item: its opening is announced as an item's, though it
+    /// enters mid-item as a seek does.
+    var joinedPipeline: ItemPipeline?
 
     public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
                 audio: AudioOutput? = nil, audioStretching: AudioTimeStretching? = nil, display: OnScreenDisplay? = nil,

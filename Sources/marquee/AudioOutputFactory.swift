@@ -13,6 +13,9 @@ enum AudioOutputFactory {
         let isDevice: Bool
         /// The ALSA PCM's name, or `null`.
         var deviceName = "null"
+        /// A sound card's clock plays it (not, say, ALSA's `null` plugin): frame-locked playback
+        /// resamples the sound onto the wall only when the device keeps time.
+        var keepsTime = false
     }
 
     static func make(choice: AudioChoice, configuration: AudioConfiguration, virtualClock: Bool, logger: Logger) -> Made {
@@ -36,7 +39,8 @@ enum AudioOutputFactory {
         let options = ALSAOutputOptions(device: device, bufferTime: time(configuration.bufferTime),
                                         periodTime: time(configuration.periodTime))
         let output = ALSAOutput(options: options, log: { logger.notice("\($0)") })
-        return Made(output: output, isDevice: true, deviceName: device)
+        // A device missing at start is taken to keep time: it will be a card when it comes.
+        return Made(output: output, isDevice: true, deviceName: device, keepsTime: output.setup.map { $0.soundCard != nil } ?? true)
     }
 
     /// Seconds from the config to the microsecond, which is what ALSA takes.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MarqueeConfig
 import MarqueeCore
+import MarqueeMedia
 
 /// `marquee check CONFIG`: validates a config the way `play` would read it, so an operator can
 /// check a file before copying it to a device. Prints every problem as `FILE:LINE:COLUMN:
@@ -22,7 +23,23 @@ struct CheckCommand: ParsableCommand {
         guard let configuration = result.configuration, !result.hasErrors else {
             throw ExitCode(1)
         }
-        print(Self.summary(of: configuration, path: config))
+        var summary = Self.summary(of: configuration, path: config)
+        if let sync = configuration.sync {
+            // Every item needs a length the players agree on: each is opened to learn it.
+            let items = (try? PlaybackPlan.fromConfig(result, path: config).items) ?? []
+            switch WallSyncPlanner.lengths(of: items, opener: FFmpegMediaOpener()) {
+            case .failure(let problems):
+                for problem in problems {
+                    let place = problem.index < sync.itemPlaces.count ? sync.itemPlaces[problem.index] : SyncConfiguration.Place(line: 1, column: 1)
+                    print(Diagnostic(severity: .error, file: config, line: place.line, column: place.column, message: problem.line))
+                }
+                throw ExitCode(1)
+            case .success(let lengths):
+                let cycle = lengths.reduce(MediaTime.zero, +)
+                summary += ", locked to the wall clock from \(sync.epochText) (a cycle of \(cycle.seconds) s)"
+            }
+        }
+        print(summary)
     }
 
     /// `Config/demo.yaml: OK, 3 items, repeat all`; a config that changes the keys says what they

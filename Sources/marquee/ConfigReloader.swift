@@ -22,6 +22,13 @@ final class ConfigReloader: @unchecked Sendable {
     private let queue = DispatchQueue(label: "marquee.reload")
     /// The plan playing (its restart-only parts as opened at start); touched on `queue` only.
     private var plan: PlaybackPlan
+    /// Set by the session when it plays locked to the wall (`sync:`): a reloaded playlist's wall plan
+    /// is worked out here, off the present thread, before it goes to the player.
+    var syncPlanner: WallSyncPlanner? {
+        get { lock.withLock { planner } }
+        set { lock.withLock { planner = newValue } }
+    }
+    private var planner: WallSyncPlanner?
     private let lock = NSLock()
     private weak var player: QueuePlayer?
     /// Downloads a plan's remote media before the player gets it; nil: no cache.
@@ -128,6 +135,25 @@ final class ConfigReloader: @unchecked Sendable {
         let volume = next.audio.volume
         next.audio = plan.audio
         next.audio.volume = volume
+        if let sync = next.sync {
+            guard let planner = syncPlanner else {
+                // The clock was chosen at start: a wall-clock lock needs a restart to begin.
+                logger.warning("reload: not applied until marquee restarts: sync")
+                next.sync = nil
+                plan = next
+                logger.debug("reload: \(name) is valid: \(next.items.count) items")
+                handOver(next, accepted: accepted)
+                return
+            }
+            switch planner.wallSync(for: next.items, sync: sync) {
+            case .success(let wallSync):
+                next.settings.wallSync = wallSync
+            case .failure(let problems):
+                problems.forEach { logger.error("reload: \(name): \($0.line)") }
+                logger.error("reload: \(name) rejected; the previous config keeps playing")
+                return
+            }
+        }
         plan = next
         logger.debug("reload: \(name) is valid: \(next.items.count) items")
         handOver(next, accepted: accepted)

@@ -95,7 +95,12 @@ struct PlayCommand: ParsableCommand {
         let logger = Self.makeLogger(level: logLevel ?? Logger.Level(rawValue: plan.logLevel.rawValue) ?? .info)
         // Config diagnostics are complete lines already (`FILE:LINE:COLUMN: warning: ...`).
         if logger.logLevel <= .warning { plan.warnings.forEach(Console.shared.log) }
-        let playbackClock: PlaybackClock = clock == .fast ? VirtualClock() : MonotonicClock()
+        if plan.sync != nil && clock == .fast {
+            Console.writeError("marquee: sync locks playback to the wall clock: --clock fast cannot follow it")
+            throw ExitCode(1)
+        }
+        let playbackClock: PlaybackClock = clock == .fast ? VirtualClock()
+            : plan.sync != nil ? WallClockTime(lag: Self.testClockLag()) as PlaybackClock : MonotonicClock()
         let session: PlaybackSession
         do {
             session = try PlaybackSession(plan: plan, overrides: overrides, reloadImmediately: reload == .immediate,
@@ -106,6 +111,13 @@ struct PlayCommand: ParsableCommand {
         }
         let startedAnyItem = session.run()
         if exitWhenIdle && !startedAnyItem { throw ExitCode(1) }
+    }
+
+    /// For tests only: `MARQUEE_TEST_CLOCK_LAG_MS=40` makes this player read the wall clock 40 ms
+    /// behind the truth, as a device whose clock is 40 ms slow, so its frames appear 40 ms late.
+    static func testClockLag() -> MediaTime {
+        guard let text = ProcessInfo.processInfo.environment["MARQUEE_TEST_CLOCK_LAG_MS"], let milliseconds = Int64(text) else { return .zero }
+        return MediaTime(milliseconds, per: 1000)
     }
 
     /// `--control none`, `--control auto` or a path (made absolute: the player may change folder).

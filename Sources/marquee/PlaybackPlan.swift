@@ -43,6 +43,8 @@ struct PlaybackPlan {
     /// The remote items that are downloaded before they play (not streams), by url, with the hash
     /// the config gives; every daypart's items included.
     var cachedMedia: [String: CachedMedia] = [:]
+    /// `sync:`: frame-locked playback from a shared epoch; nil: the player runs on its own.
+    var sync: SyncConfiguration?
 
     static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
 
@@ -97,7 +99,7 @@ struct PlaybackPlan {
                             control: configuration.control, mqtt: configuration.mqtt, osd: configuration.osd.settings,
                             warnings: result.warnings.map(\.description), configPath: path, schedule: schedule,
                             remote: configuration.remote, cache: configuration.cache,
-                            cachedMedia: cachedMedia(configuration))
+                            cachedMedia: cachedMedia(configuration), sync: configuration.sync)
     }
 
     /// A plan that has nothing to play until the config at `url` is fetched (or read from the cache).

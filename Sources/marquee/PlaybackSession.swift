@@ -45,6 +45,8 @@ final class PlaybackSession {
     private let reloader: ConfigReloader?
     private let plan: PlaybackPlan
     private let logger: Logger
+    /// `sync:`: works out a reloaded playlist's wall plan; nil: the player is not locked to the wall.
+    private let syncPlanner: WallSyncPlanner?
 
     /// How long a quit waits for the present thread, then for the last events to be written.
     static let quitGrace = 1.5
@@ -98,7 +100,8 @@ final class PlaybackSession {
         var settings = plan.settings
         // Remote media are downloaded before the playlist plays: the player waits for it.
         settings.waitsForContent = fleet != nil
-        settings.followsAudioClock = audio.isDevice && !(clock is VirtualClock)
+        // Locked to the wall, the sound is resampled onto it: only a device that keeps time can be.
+        settings.followsAudioClock = audio.isDevice && !(clock is VirtualClock) && (plan.sync == nil || audio.keepsTime)
         // A visitor's stop does not blank the screen for good (input.stopTimeout).
         settings.stopTimeout = plan.input.stopTimeout
         // The plane turns the picture: the player draws it unturned into the turned buffers.
@@ -109,10 +112,31 @@ final class PlaybackSession {
         // Stills are shrunk to the upright screen the player lays pictures out on, right after decoding.
         let openOptions = MediaOpenOptions(readAhead: plan.settings.readAhead, maxImagePixels: plan.maxImagePixels,
                                            stillScreenSize: video.output.screenSize.rotated(by: settings.displayRotation))
+        let opener = FFmpegMediaOpener(options: openOptions, warn: { [logger] in logger.warning("\($0)") })
+        if let sync = plan.sync, let wallClock = clock as? WallClockTime {
+            let planner = WallSyncPlanner(opener: opener, clockZeroUnixNanoseconds: wallClock.zeroUnixNanoseconds)
+            switch planner.wallSync(for: plan.items, sync: sync) {
+            case .success(let wallSync):
+                settings.wallSync = wallSync
+                logger.info("sync: locked to the wall clock from \(sync.epochText): a cycle of \(wallSync.plan.cycle.seconds) s over \(plan.items.count) items")
+            case .failure(let problems):
+                throw PlayError(lines: problems.map { $0.line })
+            }
+            syncPlanner = planner
+            Self.warnIfClockUnsynchronized(logger: logger)
+            if !settings.followsAudioClock && audio.isDevice {
+                logger.notice("sync: audio device \(audio.deviceName) keeps no time of its own (no sound card plays it): its sound is not resampled onto the wall")
+            }
+        } else {
+            syncPlanner = nil
+        }
+        reloader?.syncPlanner = syncPlanner
         let player = QueuePlayer(items: fleet == nil ? plan.items : [], settings: settings,
-                                 opener: FFmpegMediaOpener(options: openOptions, warn: { [logger] in logger.warning("\($0)") }),
+                                 opener: opener,
                                  video: video.output,
-                                 audio: audio.output, audioStretching: FFmpegAudioTimeStretching(),
+                                 audio: audio.output,
+                                 // Locked to the wall, the sound keeps to it by resampling (±0.5 %), not by atempo.
+                                 audioStretching: plan.sync != nil ? FFmpegAudioDriftCompensation() : FFmpegAudioTimeStretching(),
                                  display: OnScreenDisplayFactory.make(plan.osd, logger: logger),
                                  displayPower: cec.map { [$0] } ?? [],
                                  schedule: fleet == nil ? plan.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) } : nil,
@@ -122,7 +146,7 @@ final class PlaybackSession {
                                  events: { [delivery] in delivery.post($0, at: clock.now().seconds) })
         self.player = player
         // Any config could gain a schedule on reload: the watch is cheap (one sleeping thread).
-        if plan.configPath != nil && !(clock is VirtualClock) {
+        if (plan.configPath != nil || plan.sync != nil) && !(clock is VirtualClock) {
             clockJumps = WallClockJumpWatch { [weak player] in player?.wallClockChanged() }
             if clockJumps == nil { logger.warning("schedule: cannot watch the wall clock for jumps (timerfd: \(WallClockJumpWatch.lastError)); a jump is followed at the timetable's next change") }
         } else {
@@ -151,6 +175,18 @@ final class PlaybackSession {
                                       audioDevice: audio.deviceName)
         host.attach(input)
         if let fleet { host.attach(cacheStatus: { fleet.status() }) }
+        if let sync = plan.sync, syncPlanner != nil {
+            // {"epoch":"2026-01-01T00:00:00Z","clock":{"synchronized":true,"estimatedErrorMicroseconds":12,...}}
+            host.attach(syncStatus: {
+                var fields: [String: any Sendable] = ["epoch": sync.epochText]
+                if let state = KernelClockState.read() {
+                    fields["clock"] = ["synchronized": state.isSynchronized,
+                                       "estimatedErrorMicroseconds": state.estimatedErrorMicroseconds,
+                                       "maximumErrorMicroseconds": state.maximumErrorMicroseconds] as [String: any Sendable]
+                }
+                return fields
+            })
+        }
         control = ControlEndpoint.make(plan.control.socket, player: player, host: host, logger: logger)
         mqtt = MQTTEndpoint.make(plan.mqtt, player: player, host: host, service: control?.service, logger: logger)
         observer.attachStatus(player)
@@ -291,7 +327,7 @@ private final class SessionObserver: @unchecked Sendable {
         lock.withLock { control }?.observe(event, at: secondsSinceStart)
         for listener in lock.withLock({ listeners }) { listener(event, secondsSinceStart) }
         logger.log(event)
-        if case .frame(_, _, _, false) = event, lock.withLock({ defer { toldReady = true }; return !toldReady }) {
+        if case .frame(_, _, _, false, _) = event, lock.withLock({ defer { toldReady = true }; return !toldReady }) {
             firstFrameShown()
         }
         if let notifier { tellSystemd(event, notifier) }
@@ -338,5 +374,20 @@ extension StatusLine {
     /// `playing item 2/3 intro.mp4`.
     var statusForSystemd: String {
         "playing item \(itemNumber.map(String.init) ?? "-")/\(itemCount) \(title)"
+    }
+}
+
+extension PlaybackSession {
+    /// Said once at start: frame-locked playback is only as good as the wall clock under it.
+    static func warnIfClockUnsynchronized(logger: Logger) {
+        guard let state = KernelClockState.read() else {
+            logger.warning("sync: cannot read the kernel clock's state (adjtimex); the wall clock may not be synchronized")
+            return
+        }
+        if state.isSynchronized {
+            logger.info("sync: wall clock \(state.description)")
+        } else {
+            logger.warning("sync: the wall clock is not synchronized (no chrony, NTP or PTP daemon has disciplined it): players on other devices will not agree on the frame")
+        }
     }
 }

@@ -31,7 +31,7 @@ import Testing
         /// On the presentation timeline, when item `index` first showed a frame.
         func firstFrameTime(ofItem index: Int) -> MediaTime? {
             events.lazy.compactMap { event -> MediaTime? in
-                if case .frame(let item, _, let time, false) = event, item == index { return time }
+                if case .frame(let item, _, let time, false, _) = event, item == index { return time }
                 return nil
             }.first
         }
@@ -194,7 +194,7 @@ import Testing
         func record(_ event: PlayerEvent) {
             lock.withLock {
                 switch event {
-                case .frame(let item, _, _, false): shown[item, default: 0] += 1
+                case .frame(let item, _, _, false, _): shown[item, default: 0] += 1
                 case .itemEnded(0, _, .playbackError, _): failedAt = failedAt ?? .now
                 default: break
                 }
@@ -324,7 +324,7 @@ import Testing
         let ends = outcome.ends
         #expect(ends.map(\.reason) == [.playbackEnded, .playbackEnded], "\(ends)")
         #expect(server.requestedPaths.count >= 2, "expected a reconnect, got \(server.requestedPaths)")
-        let frames = outcome.events.filter { if case .frame(0, _, _, _) = $0 { true } else { false } }
+        let frames = outcome.events.filter { if case .frame(0, _, _, _, _) = $0 { true } else { false } }
         #expect(frames.count == 300)
     }
 }

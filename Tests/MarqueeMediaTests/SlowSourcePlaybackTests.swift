@@ -30,7 +30,7 @@ import Testing
         /// How far behind its place on the timeline each shown frame appeared, the first taken as on time.
         var lateness: [Double] {
             let shown = recorded.withLock { $0 }.compactMap { stamp -> (time: MediaTime, at: ContinuousClock.Instant)? in
-                if case .frame(_, _, let time, false) = stamp.event { return (time, stamp.at) }
+                if case .frame(_, _, let time, false, _) = stamp.event { return (time, stamp.at) }
                 return nil
             }
             guard let first = shown.first else { return [] }
@@ -71,11 +71,11 @@ import Testing
         let events = stamped.events
         let failures = events.compactMap { if case .error(let message) = $0 { message } else { nil } }
         #expect(failures.isEmpty, "\(failures)")
-        let shown = events.filter { if case .frame(_, _, _, false) = $0 { true } else { false } }.count
-        let dropped = events.compactMap { if case .frame(_, let pts, _, true) = $0 { pts.seconds } else { nil } }
+        let shown = events.filter { if case .frame(_, _, _, false, _) = $0 { true } else { false } }.count
+        let dropped = events.compactMap { if case .frame(_, let pts, _, true, _) = $0 { pts.seconds } else { nil } }
         let order = events.compactMap { event -> String? in
             switch event {
-            case .frame(_, let pts, _, let drop): return drop ? "d\(pts.seconds)" : nil
+            case .frame(_, let pts, _, let drop, _): return drop ? "d\(pts.seconds)" : nil
             case .playbackStalled: return "STALL"
             case .playbackStateChanged(.interrupted, .playing): return "RESUME"
             default: return nil

@@ -191,7 +191,7 @@ import Testing
             if case .itemEnded(_, _, let reason, _) = entry.event { (reason, entry.at) } else { nil }
         }
         #expect(ends.map(\.0) == [.playbackEnded])
-        let times = recorded.compactMap { if case .frame(_, _, let time, false) = $0.event { time } else { nil } }
+        let times = recorded.compactMap { if case .frame(_, _, let time, false, _) = $0.event { time } else { nil } }
         #expect(times.count > 200, "\(times.count) pictures shown")
         let longest = zip(times.dropFirst(), times).map { $0 - $1 }.max() ?? .zero
         #expect(longest <= MediaTime(2, per: 25), "a picture stayed on screen \(longest)")

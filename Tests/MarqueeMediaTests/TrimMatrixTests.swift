@@ -172,7 +172,7 @@ import Testing
         func record(_ event: PlayerEvent) {
             lock.withLock {
                 switch event {
-                case .frame(let item, let pts, _, _): run.frames[item, default: []].append(pts)
+                case .frame(let item, let pts, _, _, _): run.frames[item, default: []].append(pts)
                 case .error(let message): run.failures.append(message)
                 case .itemEnded(_, _, .playbackError, let message): run.failures.append(message ?? "failed")
                 default: break

@@ -19,7 +19,7 @@ import Testing
         let player = QueuePlayer(items: [QueueItem(url: "a")], settings: settings, opener: media,
                                  video: HeadlessVideoOutput(size: PixelSize(width: 16, height: 9)), audio: device,
                                  clock: MonotonicClock(), events: { event in
-                                     if case .frame(_, _, let time, false) = event { shown.withLock { $0.append((time.seconds, .now)) } }
+                                     if case .frame(_, _, let time, false, _) = event { shown.withLock { $0.append((time.seconds, .now)) } }
                                  })
         player.start()
         player.waitUntilFinished()

@@ -24,7 +24,7 @@ import Testing
     }
 
     private static func frames(_ events: [PlayerEvent]) -> [MediaTime] {
-        events.compactMap { if case .frame(_, let pts, _, false) = $0 { pts } else { nil } }
+        events.compactMap { if case .frame(_, let pts, _, false, _) = $0 { pts } else { nil } }
     }
 
     @Test func offPausesAndTellsEverySwitchOnResumesWhereItWas() throws {
@@ -40,7 +40,7 @@ import Testing
                                  opener: ScriptedMedia(["clip": .video(frames: 50, frameDuration: MediaTime(1, per: 25))]),
                                  video: output, displayPower: [DeadTV()], clock: VirtualClock(), events: { event in
             recorder.record(event)
-            if case .frame(_, let pts, _, false) = event, pts == MediaTime(9, per: 25) {
+            if case .frame(_, let pts, _, false, _) = event, pts == MediaTime(9, per: 25) {
                 sender.withLock { $0 }?.send(.command(.displayOff), from: .application)
             }
         })

@@ -23,7 +23,7 @@ import Testing
         init(clock: VirtualClock) { self.clock = clock }
 
         func record(_ event: PlayerEvent) {
-            if case .frame(_, let pts, let time, let dropped) = event {
+            if case .frame(_, let pts, let time, let dropped, _) = event {
                 let frame = Frame(clock: clock.now(), pts: pts, time: time, dropped: dropped)
                 lock.withLock { recorded.append(frame) }
                 onFrame(frame)

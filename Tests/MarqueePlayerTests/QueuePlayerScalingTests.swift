@@ -57,11 +57,11 @@ import Testing
         // Each one with the item it belongs to: after its itemStarted, before its first frame.
         let clipStarted = events.firstIndex(of: .itemStarted(index: 1, url: "clip"))
         let toFill = events.firstIndex(of: .scalingModeChanged(.fill))
-        let clipFirstFrame = events.firstIndex { if case .frame(1, _, _, _) = $0 { true } else { false } }
+        let clipFirstFrame = events.firstIndex { if case .frame(1, _, _, _, _) = $0 { true } else { false } }
         #expect(clipStarted != nil && toFill != nil && clipFirstFrame != nil && clipStarted! < toFill! && toFill! < clipFirstFrame!)
         let tailStarted = events.firstIndex(of: .itemStarted(index: 2, url: "tail"))
         let back = events.firstIndex(of: .scalingModeChanged(.aspectFit))
-        let tailFirstFrame = events.firstIndex { if case .frame(2, _, _, _) = $0 { true } else { false } }
+        let tailFirstFrame = events.firstIndex { if case .frame(2, _, _, _, _) = $0 { true } else { false } }
         #expect(tailStarted != nil && back != nil && tailFirstFrame != nil && tailStarted! < back! && back! < tailFirstFrame!)
     }
 

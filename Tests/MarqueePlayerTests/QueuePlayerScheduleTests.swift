@@ -168,7 +168,7 @@ import Testing
         #expect(on.map { $0 >= MediaTime(seconds: 5) && $0 <= MediaTime(5040, per: 1000) } == true, "\(String(describing: on))")
         // No frame is shown while the display is off.
         let dark = recorder.timed.filter {
-            guard case .frame(_, _, _, false) = $0.event, let off, let on else { return false }
+            guard case .frame(_, _, _, false, _) = $0.event, let off, let on else { return false }
             return $0.at > off && $0.at < on
         }
         #expect(dark.isEmpty, "\(dark.count) frames shown while off")

@@ -34,7 +34,7 @@ private let frame25 = MediaTime(1, per: 25)
         player.waitUntilFinished()
 
         let events = stamped.events
-        let shown = events.filter { if case .frame(_, _, _, false) = $0 { true } else { false } }
+        let shown = events.filter { if case .frame(_, _, _, false, _) = $0 { true } else { false } }
         #expect(shown.count == 75, "every frame is shown, none dropped to catch up: \(shown.count)")
         let worst = stamped.lateness.max() ?? 0
         #expect(worst < 0.45, "a frame was shown \(Int(worst * 1000)) ms behind the timeline")
@@ -122,7 +122,7 @@ final class StallStamped: Sendable {
     /// The last frame shown so far.
     var lastShownFrame: (item: Int, pts: MediaTime)? {
         for stamp in all.reversed() {
-            if case .frame(let item, let pts, _, false) = stamp.event { return (item, pts) }
+            if case .frame(let item, let pts, _, false, _) = stamp.event { return (item, pts) }
         }
         return nil
     }
@@ -132,7 +132,7 @@ final class StallStamped: Sendable {
     /// Playing in slow motion makes this grow without bound.
     var lateness: [Double] {
         let shown = all.compactMap { stamp -> (time: MediaTime, at: ContinuousClock.Instant)? in
-            if case .frame(_, _, let time, false) = stamp.event { return (time, stamp.at) }
+            if case .frame(_, _, let time, false, _) = stamp.event { return (time, stamp.at) }
             return nil
         }
         guard let first = shown.first else { return [] }

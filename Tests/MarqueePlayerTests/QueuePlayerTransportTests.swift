@@ -27,7 +27,7 @@ private let frame25 = PausedPlayerFixture.frameDuration
         fixture.player.waitUntilFinished()
         let afterPlay = Array(fixture.recorder.events.dropFirst(stoppedAt))
         #expect(afterPlay.contains(.itemStarted(index: 1, url: "clip")))
-        let frames = afterPlay.compactMap { if case .frame(let item, let pts, _, _) = $0 { (item, pts) } else { nil } }
+        let frames = afterPlay.compactMap { if case .frame(let item, let pts, _, _, _) = $0 { (item, pts) } else { nil } }
         #expect(frames.map(\.0) == Array(repeating: 1, count: 6))
         #expect(frames.map(\.1) == (0..<6).map { frame25 * Int64($0) })
         #expect(afterPlay.contains(.itemEnded(index: 1, url: "clip", reason: .playbackEnded, message: nil)))

@@ -239,7 +239,7 @@ final class EventRecorder: @unchecked Sendable {
 
     var frames: [(item: Int, pts: MediaTime, time: MediaTime, dropped: Bool)] {
         events.compactMap {
-            if case .frame(let item, let pts, let time, let dropped) = $0 { return (item, pts, time, dropped) }
+            if case .frame(let item, let pts, let time, let dropped, _) = $0 { return (item, pts, time, dropped) }
             return nil
         }
     }

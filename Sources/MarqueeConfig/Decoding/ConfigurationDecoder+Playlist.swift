@@ -48,6 +48,13 @@ extension ConfigurationDecoder {
 
     /// A mapping, or just the url as a string (`- media/intro.mp4`).
     private mutating func decodeItem(_ node: Node) -> PlaylistItemConfiguration? {
+        let place = SourcePosition(of: node)
+        let item = decodeItemFields(node)
+        if item != nil { itemPlaces.append(SyncConfiguration.Place(line: place.line, column: place.column)) }
+        return item
+    }
+
+    private mutating func decodeItemFields(_ node: Node) -> PlaylistItemConfiguration? {
         if case .scalar = node, !isNothing(node) {
             return location(node).map { PlaylistItemConfiguration(location: $0) }
         }

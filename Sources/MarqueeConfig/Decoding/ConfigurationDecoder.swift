@@ -12,8 +12,10 @@ struct ConfigurationDecoder {
     let checkingMediaFiles: Bool
     /// Set for a config fetched from a server: its items' relative urls resolve against it.
     var mediaBase: URL? = nil
+    /// Where each item decoded so far was written, in order (for `sync:`, which has one playlist).
+    var itemPlaces: [SyncConfiguration.Place] = []
 
-    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "mqtt", "osd", "log", "source", "cache"]
+    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "mqtt", "osd", "log", "source", "cache", "sync"]
 
     mutating func decodeConfiguration(_ root: Node, source: URL) -> MarqueeConfiguration? {
         guard let fields = fields(of: root, in: "the config", allowed: Self.sections, allowsNothing: false) else {
@@ -47,10 +49,15 @@ struct ConfigurationDecoder {
         let osd = fields["osd"].map { decodeOSD($0.value) } ?? OSDConfiguration()
         let log = fields["log"].map { decodeLog($0.value) } ?? LogConfiguration()
         let cache = fields["cache"].map { decodeCache($0.value) } ?? CacheConfiguration()
+        var sync = fields["sync"].flatMap { decodeSync($0) }
+        if let syncField = fields["sync"] {
+            checkSync(syncField, playlistFields: fields["playlist"], dayparts: dayparts ?? [], remote: remote)
+            sync?.itemPlaces = itemPlaces
+        }
         guard let dayparts, !dayparts.isEmpty else { return nil }
         return MarqueeConfiguration(dayparts: dayparts, schedule: schedule, display: display, audio: audio, input: input,
                                     network: network, control: control, mqtt: mqtt, osd: osd, log: log,
-                                    remote: remote, cache: cache, source: source)
+                                    remote: remote, cache: cache, sync: sync, source: source)
     }
 
     private mutating func decodeLog(_ node: Node) -> LogConfiguration {

@@ -22,6 +22,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var remote: RemoteSourceConfiguration?
     /// `cache:`: where remote media are kept, and its limits.
     public var cache: CacheConfiguration
+    /// `sync:`: frame-locked playback from a shared epoch; nil: the player runs on its own.
+    public var sync: SyncConfiguration?
     /// The config file this came from; relative media paths were resolved against its folder.
     public var source: URL
 
@@ -40,10 +42,11 @@ public struct MarqueeConfiguration: Sendable, Equatable {
                 log: LogConfiguration = LogConfiguration(),
                 remote: RemoteSourceConfiguration? = nil,
                 cache: CacheConfiguration = CacheConfiguration(),
+                sync: SyncConfiguration? = nil,
                 source: URL) {
         self.init(dayparts: [DaypartConfiguration(name: Self.singlePlaylistName, playlist: playlist)], schedule: schedule,
                   display: display, audio: audio, input: input, network: network, control: control, mqtt: mqtt, osd: osd, log: log,
-                  remote: remote, cache: cache, source: source)
+                  remote: remote, cache: cache, sync: sync, source: source)
     }
 
     /// `dayparts` must not be empty.
@@ -59,6 +62,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
                 log: LogConfiguration = LogConfiguration(),
                 remote: RemoteSourceConfiguration? = nil,
                 cache: CacheConfiguration = CacheConfiguration(),
+                sync: SyncConfiguration? = nil,
                 source: URL) {
         precondition(!dayparts.isEmpty, "a configuration has at least one playlist")
         self.dayparts = dayparts
@@ -73,6 +77,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
         self.log = log
         self.remote = remote
         self.cache = cache
+        self.sync = sync
         self.source = source
     }
 

@@ -73,11 +73,18 @@ public struct EventLogRecord: Encodable, Sendable {
             try fields.encode(bytes, forKey: Key("bytes"))
             try fields.encodeIfPresent(total, forKey: Key("total"))
             try fields.encode(state, forKey: Key("state"))
-        case .frame(let item, let pts, let time, let dropped):
+        case .frame(let item, let pts, let time, let dropped, let wall):
             try fields.encode(item, forKey: Key("item"))
             try fields.encode(pts.seconds, forKey: Key("pts"))
             try fields.encode(time.seconds, forKey: Key("time"))
             if dropped { try fields.encode(true, forKey: Key("dropped")) }
+            try fields.encodeIfPresent(wall, forKey: Key("wall"))
+        case .wallSyncJoined(let item, let itemTime, let cycle, let reason):
+            // {"event":"wallSyncJoined","item":1,"itemTime":2.36,"cycle":4210,"reason":"start"}
+            try fields.encode(item, forKey: Key("item"))
+            try fields.encode(itemTime.seconds, forKey: Key("itemTime"))
+            try fields.encode(cycle, forKey: Key("cycle"))
+            try fields.encode(reason, forKey: Key("reason"))
         case .command(let action, let source):
             // {"command":"next","source":"key","key":"KEY_NEXTSONG","device":"...","path":"/dev/input/event1"}
             try fields.encode(action.name, forKey: Key("command"))

@@ -17,8 +17,10 @@ public enum PlayerEvent: Equatable, Sendable {
     /// The software volume or mute changed (volumeUp, volumeDown, toggleMute).
     case volumeChanged(volume: Double, muted: Bool)
     /// `--trace-frames`: one per presented or dropped frame. `time` is when it appeared on the
-    /// presentation timeline (items laid end to end), `pts` its source timestamp.
-    case frame(item: Int, pts: MediaTime, time: MediaTime, dropped: Bool)
+    /// presentation timeline (items laid end to end), `pts` its source timestamp. In frame-locked
+    /// playback `wall` is when it was put on screen by CLOCK_REALTIME (seconds since 1970), so
+    /// traces of players on different devices can be laid side by side.
+    case frame(item: Int, pts: MediaTime, time: MediaTime, dropped: Bool, wall: Double? = nil)
     /// A command reached the player (a key, a signal, a control interface), logged when the
     /// player applies it so it sits in order with its effects.
     case command(ControlAction, source: CommandSource)
@@ -40,13 +42,17 @@ public enum PlayerEvent: Equatable, Sendable {
     /// on disk. Not a timeline event: it is said as the download goes, at most twice a second per
     /// file, and once when the file is cached (verified and in place) or has failed for good.
     case downloadProgress(url: String, bytes: Int64, total: Int64?, state: DownloadState)
+    /// Frame-locked playback joined the wall (`sync:`): item `item` at `itemTime` into it (from its
+    /// trimmed start) in cycle `cycle` since the epoch, which its first frame shows after the
+    /// pre-roll. `reason`: start, late, stalled, resumed, clockChanged, reload, audio or failed.
+    case wallSyncJoined(item: Int, itemTime: MediaTime, cycle: Int64, reason: String)
 
     /// Every event's name, for subscriptions that name the ones they want.
     public static let allNames: Set<String> = [
         "itemStarted", "itemEnded", "playbackStateChanged", "loadStateChanged", "timeJumped", "playbackStalled",
         "durationAvailable", "naturalSizeAvailable", "scalingModeChanged", "repeatModeChanged", "error", "volumeChanged",
         "frame", "command", "queueReplaced", "boundary", "rateChanged", "displayPowerChanged",
-        "daypartChanged", "downloadProgress",
+        "daypartChanged", "downloadProgress", "wallSyncJoined",
     ]
 
     /// The event's name in the log.
@@ -72,6 +78,7 @@ public enum PlayerEvent: Equatable, Sendable {
         case .displayPowerChanged: "displayPowerChanged"
         case .daypartChanged: "daypartChanged"
         case .downloadProgress: "downloadProgress"
+        case .wallSyncJoined: "wallSyncJoined"
         }
     }
 }

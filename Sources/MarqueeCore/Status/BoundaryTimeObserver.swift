@@ -25,7 +25,7 @@ public struct BoundaryTimeObserver: Sendable {
             jumped = false
         case .timeJumped:
             jumped = true
-        case .frame(let index, let pts, _, _):
+        case .frame(let index, let pts, _, _, _):
             defer { last = (index, pts) }
             guard item == nil || item == index else { return [] }
             if jumped {

@@ -16,7 +16,7 @@ public struct PeriodicTimeObserver: Sendable {
         switch event {
         case .itemStarted, .timeJumped:
             slot = nil
-        case .frame(let item, let pts, _, false):
+        case .frame(let item, let pts, _, false, _):
             let index = Self.slotIndex(of: pts, interval: interval)
             if let slot, slot.item == item, slot.index == index { return nil }
             slot = (item, index)

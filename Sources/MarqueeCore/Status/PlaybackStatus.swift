@@ -91,7 +91,7 @@ public struct PlaybackStatus: Sendable, Equatable {
         case .volumeChanged(let level, let muted):
             volume = level
             isMuted = muted
-        case .frame(_, let pts, _, let dropped):
+        case .frame(_, let pts, _, let dropped, _):
             if dropped {
                 framesDropped += 1
                 updateCurrentEntry { $0.framesDropped += 1 }
@@ -102,7 +102,7 @@ public struct PlaybackStatus: Sendable, Equatable {
             }
         case .queueReplaced(let count, _):
             itemCount = count
-        case .command, .boundary, .rateChanged, .displayPowerChanged, .daypartChanged, .downloadProgress:
+        case .command, .boundary, .rateChanged, .displayPowerChanged, .daypartChanged, .downloadProgress, .wallSyncJoined:
             break
         }
     }

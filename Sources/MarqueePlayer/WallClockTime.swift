@@ -1,0 +1,41 @@
+import Foundation
+import MarqueeCore
+
+/// The playback clock of frame-locked playback (`sync:`): CLOCK_REALTIME, the clock chrony or PTP
+/// keeps in step across devices, counted from the moment the clock was made. Following it, the
+/// player follows every slew the time daemon makes; a step is heard as a wall-clock change (the
+/// player joins the wall again).
+///
+/// `lag` shifts this player's reading of the wall back (a test makes one player's clock 40 ms
+/// slow and sees its frames appear 40 ms late).
+public final class WallClockTime: PlaybackClock {
+    /// Wall time, as this player reads it, at clock time 0: whole nanoseconds since 1970.
+    public let zeroUnixNanoseconds: Int64
+    private let lagNanoseconds: Int64
+
+    public init(lag: MediaTime = .zero) {
+        lagNanoseconds = lag.ticks(timescale: 1_000_000_000, rounding: .toNearestOrAwayFromZero)
+        zeroUnixNanoseconds = Self.realtimeNanoseconds() - lagNanoseconds
+    }
+
+    /// The wall clock as the kernel reads it, in nanoseconds since 1970 (no lag).
+    public static func realtimeNanoseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+
+    public func now() -> MediaTime {
+        MediaTime(Self.realtimeNanoseconds() - lagNanoseconds - zeroUnixNanoseconds, per: 1_000_000_000)
+    }
+
+    /// Sleeps relative to now, in slices: an absolute sleep on CLOCK_REALTIME would last an hour
+    /// if the clock were stepped back an hour meanwhile.
+    public func sleep(until deadline: MediaTime) {
+        while true {
+            let remaining = (deadline - now()).seconds
+            if remaining <= 0 { return }
+            Thread.sleep(forTimeInterval: min(remaining, 0.05))
+        }
+    }
+}
