@@ -48,8 +48,9 @@ public struct WallAudioFollower: Sendable, Equatable {
         }
         guard now - startedAt >= settleTime else { return .rate(pace) }
         let reading = error.seconds
-        // A first-order low-pass over about 16 readings (about half a second at 30 fps).
-        let average = smoothed.map { $0 + (reading - $0) / 16 } ?? reading
+        // A first-order low-pass over about 16 readings (about half a second at 30 fps), from 0: one
+        // wild reading moves it a sixteenth of the way.
+        let average = (smoothed ?? 0) + (reading - (smoothed ?? 0)) / 16
         smoothed = average
         if abs(average) > rejoinThreshold.seconds { return .rejoin }
         if abs(average) < deadband.seconds {
