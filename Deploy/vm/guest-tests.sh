@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every end-to-end suite on real kernel drivers in the QEMU guest, with one release build of
-# marquee: smoke-test (boot, probe, headless play), drm-test on bochs-drm and virtio-gpu (scaling,
+# marquee: smoke-test (boot, probe, headless play, a frame-locked player following a stepped clock), drm-test on bochs-drm and virtio-gpu (scaling,
 # portrait, gapless loop, console, VT switch, hotplug, clean exit, probe), input-test (keys
 # through QMP into virtio and USB keyboards, a uinput keypad plugged in and out), audio-test (a
 # tone and a flash/beep clip through intel-hda into a WAV on the host: A/V sync), cec-test (HDMI-CEC

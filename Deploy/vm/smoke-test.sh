@@ -2,7 +2,9 @@
 # Smoke test of the VM harness: boots Debian's kernel under QEMU/TCG on bochs-drm (-vga std) and runs
 # the real `marquee` binary in the guest: /dev/dri/card0 must exist, `marquee probe` must read a clip
 # made here with the ffmpeg CLI, and `marquee play ... --output headless --clock fast` must exit 0
-# and write frame events. Prints one timing line; exits non-zero with a message on any failure.
+# and write frame events; a frame-locked player (`sync:`) must join the wall again at once when the
+# guest's clock is stepped back 100 s (`date -s`), and put its frames up at their wall times after.
+# Prints one timing line; exits non-zero with a message on any failure.
 #
 # Usage: Deploy/vm/smoke-test.sh
 #   MARQUEE_BIN=path      use this marquee binary instead of building one
@@ -78,7 +80,24 @@ timeout 90 "$marquee" play "$s/clip.mp4" --output headless --clock fast --exit-w
 t_end=$(up)
 [ $rc -eq 0 ] || { cat "$s/play.txt" >&2; fail "marquee play exited $rc"; }
 echo "uptime_probe=$t_probe uptime_play=$t_play uptime_end=$t_end"
+# Frame-locked playback on a clock that is stepped back 100 s: the player must hear the step (its
+# timerfd is cancelled on set) and join the wall at once, not wait 100 s for its next frame.
+"$marquee" play "$s/sync.yaml" --output headless:320x180 --audio null --input none --control none \
+  --events "$s/sync.jsonl" --trace-frames > "$s/sync.txt" 2>&1 &
+pid=$!
+sleep 4
+date -s "@$(( $(date +%s) - 100 ))" > /dev/null || fail "date -s failed"
+echo "clock_stepped_at=$(date +%s.%N)"
+sleep 4
+kill "$pid"; wait "$pid" || true
 GUEST
+cat > "$share/sync.yaml" <<'YAML'
+sync: {epoch: "2026-01-01T00:00:00Z"}
+playlist:
+  items:
+    - url: clip.mp4
+      duration: 1.5
+YAML
 
 # 5. boot and run (hard timeout inside run-guest.py, and an outer one in case python itself hangs)
 t=$(date +%s.%N)
@@ -105,6 +124,39 @@ frames=$(grep -c '"event":"frame"' "$ev" || true)
 grep -q '"event":"itemEnded".*"reason":"playbackEnded"' "$ev" || fail "no itemEnded/playbackEnded event in $ev"
 
 out=$share/guest-stdout.txt
+# The clock stepped back: a join for it within a second, then every frame at its wall time
+# (epoch + k * 1.5 s + pts), within what TCG's timing allows.
+stepped=$(sed -n 's/^clock_stepped_at=//p' "$out" | head -1)
+[ -n "$stepped" ] || fail "the guest did not step its clock"
+python3 - "$share/sync.jsonl" "$stepped" <<'PY' || fail "frame lock did not follow the stepped clock (see above; $share/sync.txt)"
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1])]
+stepped = float(sys.argv[2])
+joins = [e for e in events if e["event"] == "wallSyncJoined"]
+reasons = [e["reason"] for e in joins]
+if "clockChanged" not in reasons:
+    sys.exit(f"no join for the stepped clock: joins {reasons}")
+after, skip = [], False
+for e in events:
+    if e["event"] == "wallSyncJoined" and e["reason"] == "clockChanged":
+        after, skip = [], True
+    elif e["event"] == "frame" and "wall" in e and not e.get("dropped") and e["wall"] > stepped - 1:
+        if skip:
+            skip = False
+            first = e["wall"]
+            continue
+        after.append(e["wall"] - (1767225600 + round((e["wall"] - 1767225600 - e["pts"]) / 1.5) * 1.5 + e["pts"]))
+if len(after) < 30:
+    sys.exit(f"only {len(after)} frames after the step")
+if first - stepped > 2:
+    sys.exit(f"the first frame after the step came {first - stepped:.1f} s later")
+off = sorted(abs(x) for x in after)
+median = off[len(off) // 2] * 1000
+print(f"smoke-test: sync: clock stepped back 100 s, joined again ({reasons}); first frame {first - stepped:.2f} s after, "
+      f"{len(after)} frames after it, median {median:.1f} ms off the wall")
+if median > 20:
+    sys.exit(f"frames after the step are {median:.1f} ms off the wall (median)")
+PY
 val() { sed -n "s/.*$1=\\([^ ]*\\).*/\\1/p" "$out" | head -1; }
 guest_desc="kernel $(val kernel), $(val driver), $(sed -n 's/^connector=//p' "$out" | head -1), /dev/dri: $(sed -n 's/^dri=//p' "$out" | sed 's/ *$//')"
 boot_to_start=$(val uptime_probe)

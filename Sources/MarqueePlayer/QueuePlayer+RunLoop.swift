@@ -185,7 +185,7 @@ extension QueuePlayer {
         var isDrawn = false
         /// The item's first frame was late and the timeline started over at its draw.
         var startedLate = false
-        while current === pipeline && !shouldStop {
+        while current === pipeline && !shouldStop && pendingWallJoin == nil {
             if !machine.wantsToPlay && !pauseOnNextFrame {
                 waitForCommand()
                 applyPendingCommands()

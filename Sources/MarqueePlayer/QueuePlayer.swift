@@ -384,12 +384,12 @@ public final class QueuePlayer: @unchecked Sendable {
         return false
     }
 
-    /// A command, a shutdown, or a change of the timetable due (present thread).
+    /// A command, a shutdown, a change of the timetable due, or a join of the wall (present thread).
     var hasPendingWork: Bool {
         control.lock()
         let pending = !pendingRequests.isEmpty || isShutDown
         control.unlock()
-        return pending || isScheduleChangeDue
+        return pending || isScheduleChangeDue || pendingWallJoin != nil
     }
 
     /// Every event leaves through here, then the item's cues hear it. The status folds the events

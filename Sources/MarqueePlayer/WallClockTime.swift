@@ -29,13 +29,19 @@ public final class WallClockTime: PlaybackClock {
         MediaTime(Self.realtimeNanoseconds() - lagNanoseconds - zeroUnixNanoseconds, per: 1_000_000_000)
     }
 
-    /// Sleeps relative to now, in slices: an absolute sleep on CLOCK_REALTIME would last an hour
-    /// if the clock were stepped back an hour meanwhile.
+    /// Sleeps until the wall reaches `deadline`, but never longer than it was away when the sleep
+    /// began, by the monotonic clock: a wall clock stepped back an hour meanwhile must not hold the
+    /// present thread for an hour. Returning early then is safe: every caller looks at the clock again.
     public func sleep(until deadline: MediaTime) {
+        let away = (deadline - now()).seconds
+        guard away > 0 else { return }
+        let latest = ContinuousClock.now + .nanoseconds(Int64(away * 1e9))
         while true {
             let remaining = (deadline - now()).seconds
-            if remaining <= 0 { return }
-            Thread.sleep(forTimeInterval: min(remaining, 0.05))
+            let monotonicRemaining = (latest - ContinuousClock.now) / .seconds(1)
+            let slice = min(remaining, monotonicRemaining)
+            if slice <= 0 { return }
+            Thread.sleep(forTimeInterval: min(slice, 0.05))
         }
     }
 }

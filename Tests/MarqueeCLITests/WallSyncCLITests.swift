@@ -186,7 +186,7 @@ import Testing
         print("frame lock, sound: \(compared) frames of B's capture equal A's at the wall's alignment (shift \(matchingShifts))")
     }
 
-    @Test func aCommandThatWouldLeaveTheWallIsRefused() throws {
+    @Test func aCommandThatWouldLeaveTheWallIsRefusedAndPlayingAgainRejoins() throws {
         let folder = try WallSyncFixture.workspace.get()
         let player = try ControlledPlayer(arguments: Array(Self.arguments.dropLast(2)), in: folder)
         #expect(firstFrame(of: player.run))
@@ -195,6 +195,13 @@ import Testing
         #expect(player.run.waitForEvents(seconds: 10) { events in
             events.filter { ($0["message"] as? String ?? "").contains("not available while playback is locked to the wall clock") }.count >= 2
         }, "\(player.run.events().filter { $0["event"] as? String == "error" })")
+        // A pause holds the frame; playing again joins the wall where it is now.
+        _ = try player.request(["command": "pause"])
+        Thread.sleep(forTimeInterval: 1)
+        _ = try player.request(["command": "play"])
+        #expect(player.run.waitForEvents(seconds: 10) { events in
+            events.contains { $0["event"] as? String == "wallSyncJoined" && $0["reason"] as? String == "resumed" }
+        })
         let status = try player.status()
         let sync = status["sync"] as? [String: Any]
         #expect(sync?["epoch"] as? String == "2026-01-01T00:00:00Z", "\(status)")
