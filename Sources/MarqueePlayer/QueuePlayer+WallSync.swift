@@ -48,7 +48,7 @@ extension QueuePlayer {
         audioRenderer?.setRate(MediaTime(1, per: 1))
         wallAudioPace = MediaTime(1, per: 1)
         holdAudioForFirstPicture()
-        if let pipeline = current, pipeline.index == index {
+        if let pipeline = current, pipeline.index == index, pipeline.item == items[index] {
             // Within the item on screen: as a seek, no new itemStarted.
             pipeline.cancel()
             upcoming?.cancel()

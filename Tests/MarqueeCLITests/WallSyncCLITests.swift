@@ -251,3 +251,53 @@ import Testing
         #expect(play.standardError.contains("sync: item 2 ("), "\(play)")
     }
 }
+
+/// A reloaded `sync:` config takes effect at once: the player joins the new cycle where the wall
+/// has it now.
+extension WallSyncCLITests {
+    @Test func aReloadedPlaylistIsJoinedWhereTheWallHasItsCycle() throws {
+        let folder = try WallSyncFixture.workspace.get()
+        let config = folder.appendingPathComponent("reload-\(UUID().uuidString.prefix(6)).yaml")
+        try String(contentsOf: folder.appendingPathComponent("wall.yaml"), encoding: .utf8).write(to: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let run = try PlayerRun(arguments: ["play", config.lastPathComponent, "--output", "headless:160x90", "--audio", "null",
+                                            "--input", "none", "--control", "none"], in: folder)
+        #expect(run.waitForEvents(seconds: 30) { !WallTrace(events: $0).shown.isEmpty }, "\(run.standardError())")
+        // One item, b.mkv from 0.2 s for 0.9 s: a cycle of 0.9 s.
+        try """
+            sync:
+              epoch: "2026-01-01T00:00:00Z"
+            playlist:
+              items:
+                - url: b.mkv
+                  start: 0.2
+                  duration: 0.9
+
+            """.write(to: config, atomically: true, encoding: .utf8)
+        kill(run.process.processIdentifier, SIGHUP)
+        #expect(run.waitForEvents(seconds: 20) { events in
+            events.contains { $0["event"] as? String == "wallSyncJoined" && $0["reason"] as? String == "reload" }
+        }, "\(run.standardError())")
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(run.terminate() == 0)
+
+        let events = run.events()
+        let reload = try #require(events.lastIndex { $0["event"] as? String == "wallSyncJoined" && $0["reason"] as? String == "reload" })
+        #expect(events[reload]["item"] as? Int == 0)
+        // Every frame after the join's first: its slot starts at epoch + k × 0.9 + (pts − 0.2).
+        let frames = events[(reload + 1)...].filter { $0["event"] as? String == "frame" && $0["dropped"] == nil }
+            .compactMap { event -> (wall: Double, pts: Double, item: Int)? in
+                guard let wall = event["wall"] as? Double, let pts = event["pts"] as? Double, let item = event["item"] as? Int else { return nil }
+                return (wall, pts, item)
+            }
+        #expect(frames.count > 40)
+        #expect(frames.allSatisfy { $0.item == 0 })
+        let offsets = frames.dropFirst().map { frame -> Double in
+            let slot = frame.pts - 0.2
+            let cycles = ((frame.wall - WallSyncFixture.epoch - slot) / 0.9).rounded()
+            return (frame.wall - (WallSyncFixture.epoch + cycles * 0.9 + slot)) * 1000
+        }
+        let worst = offsets.map(abs).max() ?? .infinity
+        #expect(worst < 20, "worst \(worst) ms off the new cycle's wall")
+    }
+}
