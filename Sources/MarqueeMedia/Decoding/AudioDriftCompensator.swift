@@ -66,27 +66,14 @@ final class AudioDriftCompensator: AudioTimeStretcher {
     }
 
     func finish() throws -> [Float] {
-        var samples: [Float] = []
-        while true {
-            let tail = try produce(inputCount: 0) { output, capacity in swr_convert(context, output, capacity, nil, 0) }
-            guard !tail.isEmpty else { return samples }
-            samples += tail
-        }
+        try SwrOutput.drain(context, channels: format.channelCount, operation: "swr_convert(compensation \(rate))")
     }
 
+    /// A little over swr's own bound: the compensation set just before may add a frame or two to it.
     private func produce(inputCount: Int,
                          _ convert: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, Int32) -> Int32) throws(FFmpegError) -> [Float] {
-        let capacity = try checked(swr_get_out_samples(context, Int32(inputCount)), "swr_get_out_samples") + 64
-        guard capacity > 64 || inputCount > 0 else { return [] }
-        let channels = format.channelCount
-        var written: Int32 = 0
-        let samples = [Float](unsafeUninitializedCapacity: Int(capacity) * channels) { buffer, initialized in
-            var interleaved = UnsafeMutableRawPointer(buffer.baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) }
-            written = convert(&interleaved, capacity)
-            initialized = Int(max(written, 0)) * channels
-        }
-        guard written >= 0 else { throw FFmpegError(code: written, operation: "swr_convert(compensation \(rate))") }
-        return samples
+        try SwrOutput.produce(context, channels: format.channelCount, inputCount: inputCount, margin: 64,
+                              operation: "swr_convert(compensation \(rate))", convert)
     }
 }
 

@@ -93,31 +93,15 @@ final class AudioResampler {
         }
     }
 
-    /// Everything still held back, at the end of the input or before a jump: flushing with a NULL
-    /// input makes swr pad its filter and let the tail out.
+    /// Everything still held back, at the end of the input or before a jump.
     func drain() throws(FFmpegError) -> [Float] {
-        var samples: [Float] = []
-        while true {
-            let tail = try produce(inputCount: 0) { output, capacity in swr_convert(context, output, capacity, nil, 0) }
-            guard !tail.isEmpty else { return samples }
-            samples += tail
-        }
+        try SwrOutput.drain(context, channels: output.channelCount, operation: self.operation)
     }
 
-    /// Runs one `swr_convert` into a fresh buffer sized by `swr_get_out_samples` for `inputCount` more
-    /// input samples (its bound includes what is buffered), keeping what the call wrote.
+    private var operation: String { "swr_convert(\(input.channelCount) ch \(input.sampleRate) Hz → \(output))" }
+
     private func produce(inputCount: Int,
                          _ convert: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, Int32) -> Int32) throws(FFmpegError) -> [Float] {
-        let capacity = try checked(swr_get_out_samples(context, Int32(inputCount)), "swr_get_out_samples")
-        guard capacity > 0 || inputCount > 0 else { return [] }
-        let channels = output.channelCount
-        var written: Int32 = 0
-        let samples = [Float](unsafeUninitializedCapacity: max(Int(capacity), 1) * channels) { buffer, initialized in
-            var interleaved = UnsafeMutableRawPointer(buffer.baseAddress).map { $0.assumingMemoryBound(to: UInt8.self) }
-            written = convert(&interleaved, capacity)
-            initialized = Int(max(written, 0)) * channels
-        }
-        guard written >= 0 else { throw FFmpegError(code: written, operation: "swr_convert(\(input.channelCount) ch \(input.sampleRate) Hz → \(output))") }
-        return samples
+        try SwrOutput.produce(context, channels: output.channelCount, inputCount: inputCount, operation: operation, convert)
     }
 }
