@@ -24,8 +24,13 @@ extension QueuePlayer {
     /// its timeline where the wall puts it. A join soon after the last one means the pre-roll was
     /// too short for this machine and this media: it doubles.
     func joinWall(_ reason: WallJoinReason) {
-        guard let sync = settings.wallSync, !items.isEmpty, sync.plan.lengths.count == items.count else { return }
         pendingWallJoin = nil
+        guard let sync = settings.wallSync, !items.isEmpty else { return }
+        guard sync.plan.lengths.count == items.count else {
+            // A queue changed without a plan for it (never from a config: those bring their own).
+            emit(.error(message: "sync: the playlist has \(items.count) items and the wall's plan \(sync.plan.lengths.count); not joined"))
+            return
+        }
         let now = clock.now()
         if let last = lastWallJoinAt, reason != .reload, reason != .resumed, reason != .clockChanged,
            now - last < wallPreroll * 4 {

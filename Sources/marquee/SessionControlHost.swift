@@ -42,6 +42,11 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
     }
 
     func loadPlaylist(_ load: ControlLoad) -> Result<LoadedPlaylist, LoadRejection> {
+        // Every player of a wall plays the config's cycle; one changed over its socket would leave it.
+        if baseSettings.wallSync != nil {
+            return .failure(LoadRejection(summary: "\(labelFor(load)): not loaded: playback is locked to the wall clock (sync); change the config file and reload it instead",
+                                          diagnostics: []))
+        }
         var plan: PlaybackPlan
         do {
             switch load.source {

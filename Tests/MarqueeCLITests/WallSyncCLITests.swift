@@ -195,6 +195,10 @@ import Testing
         #expect(player.run.waitForEvents(seconds: 10) { events in
             events.filter { ($0["message"] as? String ?? "").contains("not available while playback is locked to the wall clock") }.count >= 2
         }, "\(player.run.events().filter { $0["event"] as? String == "error" })")
+        // A playlist loaded over the socket would leave the wall: refused, with the way to change it.
+        let load = try player.request(["command": "load", "playlist": ["items": [["url": "b.mkv"]]], "mode": "append"])
+        #expect(load["ok"] as? Bool == false, "\(load)")
+        #expect("\(load)".contains("locked to the wall clock (sync); change the config file and reload it instead"), "\(load)")
         // A pause holds the frame; playing again joins the wall where it is now.
         _ = try player.request(["command": "pause"])
         Thread.sleep(forTimeInterval: 1)
