@@ -58,13 +58,24 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
         return false
     }
 
-    public init(options: DRMOutputOptions, log: DRMOutputLog = .silent) throws(DRMError) {
+    /// Whether this output switches the console to graphics mode, follows VT switches and drops
+    /// master on close: the one output of a single screen, or the first of several on one card
+    /// (`DRMCardScreens`), which closes last.
+    private let ownsConsole: Bool
+
+    public convenience init(options: DRMOutputOptions, log: DRMOutputLog = .silent) throws(DRMError) {
         let card: DRMCard
         if let path = options.devicePath {
             card = try DRMCard(path: path)
         } else {
             card = try DRMCard.firstConnected().get()
         }
+        try self.init(card: card, options: options, log: log, ownsConsole: true)
+    }
+
+    /// A screen on a card already open, whose fd other screens may share.
+    init(card: DRMCard, options: DRMOutputOptions, log: DRMOutputLog, ownsConsole: Bool) throws(DRMError) {
+        self.ownsConsole = ownsConsole
         try card.device.becomeMaster()
         let screen = try DRMScreen(card: card, options: options)
         savedCrtc = try DRMSavedCrtc(device: card.device, id: screen.crtcID)
@@ -78,6 +89,9 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
         rotatesInHardware = screen.rotatesInHardware
         overlayPlane = screen.overlayPlane
 
+        // Each screen watches its own connector: an unplug pauses this one only.
+        hotplug = DRMHotplugMonitor { [weak self] in self?.checkScreen() }
+        guard ownsConsole else { return }
         switch VirtualTerminal.active() {
         case .success(let terminal):
             self.terminal = terminal
@@ -88,7 +102,6 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
         case .failure(let problem):
             log.warning("console: cannot hide the text console: \(problem)")
         }
-        hotplug = DRMHotplugMonitor { [weak self] in self?.checkScreen() }
     }
 
     deinit {
@@ -314,7 +327,8 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
             }
             savedCrtc = nil
             screen = nil
-            if !pauses.contains(.switchedAway) {
+            // The other screens on this card close first, while master is still ours.
+            if ownsConsole && !pauses.contains(.switchedAway) {
                 do throws(DRMError) { try card.device.dropMaster() } catch { problems.append(error) }
             }
             self.card = nil
