@@ -18,6 +18,7 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
     private let lock = NSLock()
     private var input: InputMonitor?
     private var cacheStatus: (@Sendable () -> [String: any Sendable]?)?
+    private var screens: (@Sendable () -> [[String: any Sendable]])?
 
     init(settings: PlayerSettings, overrides: PlanOverrides, output: [String: any Sendable], audioDevice: String) {
         self.overrides = overrides
@@ -33,6 +34,11 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
     /// The media cache's downloads and size, for `status`.
     func attach(cacheStatus: @escaping @Sendable () -> [String: any Sendable]?) {
         lock.withLock { self.cacheStatus = cacheStatus }
+    }
+
+    /// Every screen of `displays:`, for `status`.
+    func attach(screens: @escaping @Sendable () -> [[String: any Sendable]]) {
+        lock.withLock { self.screens = screens }
     }
 
     func loadPlaylist(_ load: ControlLoad) -> Result<LoadedPlaylist, LoadRejection> {
@@ -84,6 +90,7 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
             "input": ["devices": devices.map { ["path": $0.path, "name": $0.name] as [String: any Sendable] }] as [String: any Sendable],
         ]
         if let cache = lock.withLock({ cacheStatus })?() { fields["cache"] = cache }
+        if let screens = lock.withLock({ screens })?() { fields["screens"] = screens }
         return fields
     }
 }
