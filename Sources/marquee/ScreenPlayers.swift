@@ -22,7 +22,7 @@ final class ScreenPlayers: @unchecked Sendable {
 
     private let running: [Running]
 
-    init(outputs: ScreenOutputs, plan: PlaybackPlan, overrides: PlanOverrides, clock: PlaybackClock, audio audioChoice: AudioChoice,
+    init(outputs: ScreenOutputs, plan: PlaybackPlan, overrides: PlanOverrides, clock sharedClock: PlaybackClock, audio audioChoice: AudioChoice,
          eventsPath: String?, traceFrames: Bool, logger: Logger) throws {
         var running: [Running] = []
         if eventsPath == "-" || eventsPath == "/dev/stdout", !outputs.others.isEmpty {
@@ -30,6 +30,9 @@ final class ScreenPlayers: @unchecked Sendable {
         }
         for playing in outputs.others {
             guard let playlist = playing.screen.playlist else { continue }
+            // `--clock fast`: each screen's virtual clock runs as fast as its own pipeline allows;
+            // one shared clock would be moved on by the faster screen and the other would drop frames.
+            let clock: PlaybackClock = sharedClock is VirtualClock ? VirtualClock() : sharedClock
             var screenLogger = logger
             screenLogger[metadataKey: "screen"] = "\(playing.screen.name)"
             let writer: EventLogWriter?
