@@ -343,10 +343,7 @@ extension QueuePlayer {
         // The labels go to the overlay plane first: staging waits for the last flip, as prepare does.
         let onPlane = stageOSD()
         // Screens mirroring this one draw the same decoded picture, placed for their own mode.
-        (video as? PictureMirroring)?.willDraw(MirroredPicture(picture: picture, sourceSize: codedSize,
-                                                               sampleAspectRatio: asset.sampleAspectRatio,
-                                                               sourceRotation: asset.rotation,
-                                                               scaling: userScaling ?? pipeline.item.scaling))
+        announceToMirrors(picture)
         do {
             try video.prepare { buffer in
                 try picture.draw(into: buffer, placement: placement, background: settings.background)

@@ -236,7 +236,10 @@ final class PlaybackSession {
             }
             source.resume()
             signalSources.append(source)
-            if wasPending { player.send(action, from: .signal(name: name)) }
+            if wasPending {
+                player.send(action, from: .signal(name: name))
+                if case .quit = action { otherScreens?.quit(from: .signal(name: name)) }
+            }
         }
         control?.start()
         mqtt?.start()

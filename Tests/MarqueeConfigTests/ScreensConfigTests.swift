@@ -66,6 +66,8 @@ import Testing
         #expect(configuration.display.connector == "HDMI-A-2")
         #expect(configuration.display.scaling == .fill)
         #expect(configuration.playlist.items.count == 2)
+        // Its own sound device is the one the main player writes to.
+        #expect(configuration.audio.device == "hw:1,0")
     }
 
     @Test func theSingleScreenConfigHasNoScreens() throws {

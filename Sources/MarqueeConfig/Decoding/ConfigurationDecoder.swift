@@ -42,7 +42,7 @@ struct ConfigurationDecoder {
         }
         let schedule = fields["schedule"].map { decodeScheduleSettings($0.value) } ?? ScheduleConfiguration()
         var display = fields["display"].map { decodeDisplay($0.value) } ?? DisplayConfiguration()
-        let audio = fields["audio"].map { decodeAudio($0.value) } ?? AudioConfiguration()
+        var audio = fields["audio"].map { decodeAudio($0.value) } ?? AudioConfiguration()
         var screens: [ScreenConfiguration] = []
         var screenDayparts: [DaypartConfiguration]?
         if let displaysField = fields["displays"] {
@@ -51,6 +51,8 @@ struct ConfigurationDecoder {
             if let decoded {
                 screens = decoded.screens
                 display = decoded.display(over: display)
+                // The main screen's own sound device, when it names one, is the one it plays on.
+                if let device = decoded.main.audioDevice { audio.device = device }
                 screenDayparts = [DaypartConfiguration(name: MarqueeConfiguration.singlePlaylistName, playlist: decoded.main.playlist!)]
             }
         } else if let screen = audio.screen, let audioField = fields["audio"] {
