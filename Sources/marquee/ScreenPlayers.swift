@@ -59,7 +59,9 @@ final class ScreenPlayers: @unchecked Sendable {
             if let device = playing.screen.audioDevice, audioChoice != .null {
                 var configuration = plan.audio
                 configuration.device = device
-                audio = AudioOutputFactory.make(choice: .alsa(device), configuration: configuration,
+                // `--audio auto` still means null on the fast clock or without a sound card; a PCM
+                // given with `--audio alsa:PCM` is the main screen's, not this one's.
+                audio = AudioOutputFactory.make(choice: audioChoice == .auto ? .auto : .alsa(device), configuration: configuration,
                                                 virtualClock: clock is VirtualClock, logger: screenLogger)
             } else {
                 audio = AudioOutputFactory.make(choice: .null, configuration: plan.audio, virtualClock: clock is VirtualClock, logger: screenLogger)
