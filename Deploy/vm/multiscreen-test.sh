@@ -3,11 +3,13 @@
 # (-device virtio-gpu-pci,max_outputs=2,id=gpu0). Head 2 (Virtual-2) is disconnected until the
 # guest forces it on (echo on > /sys/class/drm/card0-Virtual-2/status); QMP screendump with
 # device gpu0 and head 0 or 1 reads each head. One marquee process drives both CRTCs:
+#   late-screen    at boot head 2 is disconnected: left plays, right waits for Virtual-2 (logged);
+#                  once it is forced on, right's picture comes up on it in the same process
 #   own-geometry   left (Virtual-1, 640x480, black) and right (Virtual-2, 1024x768, green) play
 #                  their own playlists: each head shows its own clip's colour where scaling none
 #                  puts a 320x180 picture on its mode, its own background around it
 #   own-gapless    both screens' frame traces: after a round of warm-up, two rounds of two 1 s
-#                  30 fps clips each, every frame one slot after the last on the timeline, every
+#                  15 fps clips each, every frame one slot after the last on the timeline, every
 #                  one presented but for what a stall of the whole guest (>= 100 ms with no frame
 #                  on a loaded host) explains (multiscreen-check.py gapless)
 #   status         `marquee ctl status --json` lists both screens (name, connector, drm, mode size,
@@ -49,16 +51,17 @@ done
 marquee=$("$here/marquee-binary.sh") || die "no marquee binary"
 "$here/build-initramfs.sh" >/dev/null || die "guest image build failed"
 
-# Fixtures (cached): 1 s 320x180 30 fps clips of one colour each (tiny to decode under TCG), and
+# Fixtures (cached): 1 s 320x180 15 fps clips of one colour each (tiny to decode under TCG; two
+# screens at 30 fps kept up with 2 vCPUs, but not when the host was loaded too), and
 # 3 s of the frame-index pattern (320x240, 10 fps: a 2x upscale fits a 100 ms slot under TCG, not
 # a 40 ms one) for the mirror.
-fixtures=$cache/multiscreen-fixtures
+fixtures=$cache/multiscreen-fixtures-15fps
 mkdir -p "$fixtures"
 for pair in red:FF0000 magenta:FF00FF blue:0000FF cyan:00FFFF; do
   name=${pair%%:*}
   if [ ! -s "$fixtures/$name.mp4" ]; then
-    timeout 60 ffmpeg -hide_banner -loglevel error -y -f lavfi -i "color=c=0x${pair#*:}:s=320x180:r=30:d=1" \
-      -c:v libx264 -preset ultrafast -pix_fmt yuv420p -g 30 "$fixtures/$name.tmp.mp4" || die "ffmpeg could not make $name.mp4"
+    timeout 60 ffmpeg -hide_banner -loglevel error -y -f lavfi -i "color=c=0x${pair#*:}:s=320x180:r=15:d=1" \
+      -c:v libx264 -preset ultrafast -pix_fmt yuv420p -g 15 "$fixtures/$name.tmp.mp4" || die "ffmpeg could not make $name.mp4"
     mv "$fixtures/$name.tmp.mp4" "$fixtures/$name.mp4"
   fi
 done
@@ -133,7 +136,23 @@ dump2() {
   done
 }
 v1=/sys/class/drm/card0-Virtual-1/status; v2=/sys/class/drm/card0-Virtual-2/status
-echo on > $v2
+# Head 2 is disconnected at boot: right waits for it while left plays, and comes up once it is on.
+timeout 90 "$marquee" play "$s/own.yaml" --output drm --control none --input none \
+  --events "$s/late.jsonl" --trace-frames > "$s/late.log" 2>&1 &
+pid=$!
+if wait_frame "$s/late.jsonl" 40; then
+  sleep 1
+  echo on > $v2
+  sleep 3
+  dump2 late
+  kill -TERM $pid
+  rc=0; wait $pid || rc=$?
+  echo "late rc=$rc"
+else
+  kill -KILL $pid 2>/dev/null
+  echo on > $v2
+  echo "late rc=noframe"
+fi
 sleep 1
 for c in Virtual-1 Virtual-2; do
   echo "connector-$c status=$(cat /sys/class/drm/card0-$c/status) modes=$(tr '\n' ',' < /sys/class/drm/card0-$c/modes)"
@@ -219,6 +238,21 @@ if [ $rc -ne 0 ]; then
 fi
 grep '^connector-' "$out" | sed 's/^/multiscreen-test: /'
 
+r=$(field late rc "$out"); log=$share/late.log
+if [ "$r" != 0 ]; then
+  report late-screen fail "marquee exited ${r:-?}: $(tail -3 "$log" | tr '\n' ' ')"
+elif ! grep -q 'screen right: display: Virtual-2 on /dev/dri/card0: nothing plugged in' "$log"; then
+  report late-screen fail "right did not wait for Virtual-2: $(grep 'display:' "$log" | tr '\n' ' ')"
+elif ! grep -q 'screen right: display: now on Virtual-2 1024x768' "$log"; then
+  report late-screen fail "right did not come up once Virtual-2 was on: $(grep 'display:' "$log" | tr '\n' ' ')"
+elif ! a=$(check picture "$share/late-2.ppm" 1024 768 352 294 320 180 '#00FF00' '#0000FF' '#00FFFF'); then
+  report late-screen fail "Virtual-2 once on: $a"
+elif ! b=$(check picture "$share/late-1.ppm" 640 480 160 150 320 180 '#000000' '#FF0000' '#FF00FF'); then
+  report late-screen fail "Virtual-1: $b"
+else
+  report late-screen ok "left played while Virtual-2 was disconnected; right came up on it once forced on"
+fi
+
 r=$(field own rc "$out"); log=$share/own.log
 if [ "$r" != 0 ]; then
   report own fail "marquee exited ${r:-?}: $(tail -3 "$log" | tr '\n' ' ')"
@@ -230,7 +264,7 @@ else
   else
     report own-geometry fail "left: ${a:-} right: ${b:-}"
   fi
-  if a=$(check gapless "$share/own.jsonl" 2 30 30 2 1) && b=$(check gapless "$share/own.jsonl.right" 2 30 30 2 1); then
+  if a=$(check gapless "$share/own.jsonl" 2 15 15 2 1) && b=$(check gapless "$share/own.jsonl.right" 2 15 15 2 1); then
     report own-gapless ok "left: $a; right: $b"
   else
     report own-gapless fail "left: ${a:-} right: ${b:-}"
@@ -252,7 +286,7 @@ PY
     report status fail "${detail:-} $(head -5 "$share/own-status.err" 2>/dev/null | tr '\n' ' ')"
   fi
   n=$(field own left_while_right_unplugged "$out"); secs=$(field own left_seconds "$out")
-  want=$(awk -v s="${secs:-2}" 'BEGIN { printf "%d", s * 30 * 0.6 }')
+  want=$(awk -v s="${secs:-2}" 'BEGIN { printf "%d", s * 15 * 0.6 }')
   if ! grep -q 'screen right: display: Virtual-2 was unplugged' "$log"; then
     report unplug-right fail "no unplug line for right: $(grep 'display:' "$log" | tr '\n' ' ')"
   elif [ "${n:-0}" -lt "$want" ]; then
@@ -267,7 +301,7 @@ PY
     report unplug-right ok "left showed $n frames in $secs s with right unplugged; right back in the same process"
   fi
   n=$(field own right_while_left_unplugged "$out"); secs=$(field own right_seconds "$out")
-  want=$(awk -v s="${secs:-2}" 'BEGIN { printf "%d", s * 30 * 0.6 }')
+  want=$(awk -v s="${secs:-2}" 'BEGIN { printf "%d", s * 15 * 0.6 }')
   if ! grep -q 'screen left: display: Virtual-1 was unplugged' "$log"; then
     report unplug-left fail "no unplug line for left: $(grep 'display:' "$log" | tr '\n' ' ')"
   elif [ "${n:-0}" -lt "$want" ]; then

@@ -6,8 +6,9 @@ import MarqueeCore
 /// completions on the shared fd go to their own CRTC's thread (`DRMFlipEventDemultiplexer`), and
 /// no two screens take the same CRTC (`DRMCrtcClaims`).
 ///
-/// The first screen added owns the console (graphics mode, VT switches, master on close); closing
-/// puts every CRTC back as it was, the others first, while master is still held.
+/// The first screen added owns the console (graphics mode, VT switches, master on close): while its
+/// VT is switched away the others do not take master back (their flips fail and they pause until
+/// it is back). Closing puts every CRTC back as it was, the others first, while master is still held.
 public final class DRMCardScreens: @unchecked Sendable {
     private let card: DRMCard
     private let lock = NSLock()
@@ -23,10 +24,17 @@ public final class DRMCardScreens: @unchecked Sendable {
     public var devicePath: String { card.device.path }
 
     /// Sets `options.connector` up in its mode on the shared card (`options.devicePath` is ignored).
-    public func addScreen(options: DRMOutputOptions, log: DRMOutputLog = .silent) throws(DRMError) -> DRMVideoOutput {
+    /// With `waitsForConnector`, a connector with nothing plugged in gives an output paused as
+    /// unplugged, whose picture comes up once a screen is plugged in.
+    public func addScreen(options: DRMOutputOptions, log: DRMOutputLog = .silent,
+                          waitsForConnector: Bool = false) throws(DRMError) -> DRMVideoOutput {
         let ownsConsole = lock.withLock { outputs.isEmpty }
-        let output = try DRMVideoOutput(card: card, options: options, log: log, ownsConsole: ownsConsole)
-        lock.withLock { outputs.append(output) }
+        let output = try DRMVideoOutput(card: card, options: options, log: log, ownsConsole: ownsConsole,
+                                        waitsForConnector: waitsForConnector)
+        lock.withLock {
+            output.follow(consoleOwner: outputs.first)
+            outputs.append(output)
+        }
         return output
     }
 

@@ -115,7 +115,8 @@ final class ScreenOutputs: @unchecked Sendable {
         let options = DRMOutputOptions(connector: screen.connector, mode: VideoOutputFactory.request(screen.mode),
                                        rotation: screen.rotation, allowsAtomic: plan.modesetting == .auto)
         let log = DRMOutputLog(info: { logger.info("\($0)") }, warning: { logger.warning("\($0)") })
-        let display = try card.addScreen(options: options, log: log)
+        // A screen besides the main one may be plugged in later: it waits for it, the others play.
+        let display = try card.addScreen(options: options, log: log, waitsForConnector: screen.name != plan.mainScreen?.name)
         return (display, display)
     }
 
