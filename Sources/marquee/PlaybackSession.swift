@@ -127,9 +127,15 @@ final class PlaybackSession {
                                  reload: reload,
                                  events: { [delivery] in delivery.post($0, at: clock.now().seconds) })
         self.player = player
-        otherScreens = try screens.map {
-            try ScreenPlayers(outputs: $0, plan: plan, overrides: overrides, clock: clock, audio: audioChoice,
-                              eventsPath: eventsPath, traceFrames: traceFrames, logger: logger)
+        do {
+            otherScreens = try screens.map {
+                try ScreenPlayers(outputs: $0, plan: plan, overrides: overrides, clock: clock, audio: audioChoice,
+                                  eventsPath: eventsPath, traceFrames: traceFrames, logger: logger)
+            }
+        } catch {
+            // An events file that cannot be made ends the run: every CRTC is put back first.
+            _ = screens?.close()
+            throw error
         }
         // Any config could gain a schedule on reload: the watch is cheap (one sleeping thread).
         if plan.configPath != nil && !(clock is VirtualClock) {
