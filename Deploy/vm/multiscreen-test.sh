@@ -13,7 +13,7 @@
 #                  one presented but for what a stall of the whole guest (>= 100 ms with no frame
 #                  on a loaded host) explains (multiscreen-check.py gapless)
 #   status         `marquee ctl status --json` lists both screens (name, connector, drm, mode size,
-#                  what each plays)
+#                  picture shown, what each plays)
 #   probe          `marquee probe --config` lists both screens on card0 with the mode each gets
 #   unplug-right   Virtual-2 forced off (the kernel's hotplug uevent): the log says it was unplugged,
 #                  left plays on (>= 60 % of its frames presented over 2 s, its head still shows its
@@ -276,7 +276,8 @@ screens = {s['name']: s for s in status.get('screens', [])}
 want = {'left': ('Virtual-1', 640, 480), 'right': ('Virtual-2', 1024, 768)}
 for name, (connector, w, h) in want.items():
     s = screens.get(name)
-    if not s or (s.get('connector'), s.get('kind'), s.get('width'), s.get('height')) != (connector, 'drm', w, h) or 'playing' not in s:
+    if not s or (s.get('connector'), s.get('kind'), s.get('width'), s.get('height'), s.get('picture')) != (connector, 'drm', w, h, 'shown') \
+            or 'playing' not in s:
         sys.exit(f'screen {name}: {s}')
 print(', '.join(f"{n} on {s['connector']} {s['width']}x{s['height']} playing {s['playing'].get('url', '?').rsplit('/', 1)[-1]}" for n, s in screens.items()))
 PY

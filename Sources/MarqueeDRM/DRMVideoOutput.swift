@@ -71,6 +71,23 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
         lock.withLock { consoleOwner = owner }
     }
 
+    /// `shown`, or why the picture is paused (`unplugged`, `another VT`, `master lost`, `display
+    /// off`), or `closed`: for `status`.
+    public var pictureState: String {
+        lock.withLock {
+            guard card != nil else { return "closed" }
+            guard !pauses.isEmpty else { return "shown" }
+            return pauses.map { reason in
+                switch reason {
+                case .disconnected: "unplugged"
+                case .switchedAway: "another VT"
+                case .masterLost: "master lost"
+                case .poweredOff: "display off"
+                }
+            }.sorted().joined(separator: ", ")
+        }
+    }
+
     /// The console is on another VT: the card's master is someone else's.
     var isSwitchedAway: Bool { lock.withLock { pauses.contains(.switchedAway) } }
 

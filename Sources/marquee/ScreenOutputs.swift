@@ -22,6 +22,8 @@ final class ScreenOutputs: @unchecked Sendable {
         let kind: String
         let size: PixelSize
         let summary: String?
+        /// Its screen on DRM: whether the picture is shown now, or why not.
+        var display: DRMVideoOutput? = nil
     }
 
     let main: Playing
@@ -70,7 +72,7 @@ final class ScreenOutputs: @unchecked Sendable {
                 let made = try open(screen, plan: plan, card: card, logger: screenLogger)
                 raw[screen.name] = made
                 facts.append(Facts(screen: screen, kind: made.display == nil ? "headless" : "drm", size: made.output.screenSize,
-                                   summary: made.display?.summary))
+                                   summary: made.display?.summary, display: made.display))
                 if let display = made.display { screenLogger.info("display: \(display.summary)") }
             } catch {
                 if screen.name == mainScreen.name {
@@ -126,6 +128,7 @@ final class ScreenOutputs: @unchecked Sendable {
             var fields: [String: any Sendable] = ["name": fact.screen.name, "connector": fact.screen.connector, "kind": fact.kind,
                                                   "width": fact.size.width, "height": fact.size.height]
             if let summary = fact.summary { fields["display"] = summary }
+            if let display = fact.display { fields["picture"] = display.pictureState }
             if let mirrored = fact.screen.mirrored {
                 fields["mirrors"] = mirrored
             } else if let now = playing(fact.screen.name) {

@@ -1,7 +1,9 @@
 extension StatusTable {
-    /// `right  HDMI-A-2 drm 1920x1080  plays 2/3 b.mp4 (playing)` or `copy  DP-1 drm 1280x720  mirrors left`.
+    /// `right  HDMI-A-2 drm 1920x1080  plays 2/3 b.mp4 (playing)` or `copy  DP-1 drm 1280x720  mirrors left`;
+    /// a DRM screen whose picture is paused says why: `right  HDMI-A-2 drm 1920x1080 (unplugged)  ...`.
     static func screenRow(_ screen: [String: Any]) -> String {
-        let head = "\(screen["name"] ?? "?")  \(screen["connector"] ?? "?") \(screen["kind"] ?? "?") \(screen["width"] ?? "?")x\(screen["height"] ?? "?")"
+        var head = "\(screen["name"] ?? "?")  \(screen["connector"] ?? "?") \(screen["kind"] ?? "?") \(screen["width"] ?? "?")x\(screen["height"] ?? "?")"
+        if let picture = screen["picture"] as? String, picture != "shown" { head += " (\(picture))" }
         if let mirrored = screen["mirrors"] as? String { return "\(head)  mirrors \(mirrored)" }
         guard let playing = screen["playing"] as? [String: Any] else { return head }
         let count = playing["itemCount"] as? Int ?? 0
