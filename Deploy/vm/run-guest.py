@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Boot Debian's kernel under QEMU (TCG) and run one host command inside the guest.
 
-usage: run-guest.py [--gpu std|virtio|std1080|virtio1080] [--timeout S] [--share DIR] [--mem MB]
+usage: run-guest.py [--gpu std|virtio|std1080|virtio1080|virtio2] [--timeout S] [--share DIR] [--mem MB]
                     [--smp N] [--env K=V]... [--cwd DIR] [--json FILE] [--verbose] -- COMMAND [ARG...]
 
 The guest mounts the host's / read-only over 9p and chroots into it, so COMMAND (e.g. the freshly
@@ -36,6 +36,8 @@ GPU = {
     'virtio': ['-vga', 'none', '-device', 'virtio-gpu-pci'],                  # virtio_gpu
     'std1080': ['-vga', 'none', '-device', 'VGA,xres=1920,yres=1080,vgamem_mb=64'],
     'virtio1080': ['-vga', 'none', '-device', 'virtio-gpu-pci,xres=1920,yres=1080'],
+    # Two heads (Virtual-1, Virtual-2); QMP screendump takes device gpu0 and head 1 for the second.
+    'virtio2': ['-vga', 'none', '-device', 'virtio-gpu-pci,max_outputs=2,id=gpu0'],
     'none': ['-vga', 'none'],
 }
 EXIT_TIMEOUT, EXIT_HARNESS = 124, 125

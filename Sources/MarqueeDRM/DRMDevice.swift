@@ -6,12 +6,20 @@ import Glibc
 final class DRMDevice {
     let fd: Int32
     let path: String
+    /// The flip completions of every CRTC driven through this fd, each to its own screen.
+    let flipEvents: DRMFlipEventDemultiplexer
+    /// Which screen drives which CRTC, so two screens on one card never pick the same one.
+    let crtcClaims = DRMCrtcClaims()
 
     init(path: String) throws(DRMError) {
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw DRMError(code: errno, operation: "open(\(path))") }
         self.fd = fd
         self.path = path
+        // Made here, not lazily: present threads of several screens reach for it at once.
+        flipEvents = DRMFlipEventDemultiplexer { timeout in
+            DRMFlipEventReader.read(fd: fd, path: path, timeoutMilliseconds: timeout)
+        }
     }
 
     deinit {

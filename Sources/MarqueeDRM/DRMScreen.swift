@@ -22,6 +22,7 @@ final class DRMScreen {
     private var back = 1
     /// The back buffer holds a drawn picture not yet flipped to.
     private var isPrepared = false
+    private let claims: DRMCrtcClaims
 
     /// Chooses the connector and mode `options` ask for among `card`'s, and the CRTC to drive it;
     /// nothing is shown until `show(copying:)`.
@@ -63,9 +64,11 @@ final class DRMScreen {
         connectorID = connector.id
         connectorName = connector.name
         self.crtcID = crtcID
-        flips = DRMPageFlipWaiter(device: device)
+        flips = DRMPageFlipWaiter(device: device, crtcID: crtcID)
+        claims = device.crtcClaims
         summary = "\(connector.name) \(modeChoice.mode) on \(device.path), \(scanout.kind) modesetting "
             + "(connector: \(connectorChoice.reason); mode: \(modeChoice.reason)\(rotationNote))"
+        claims.claim(crtcID, for: connector.id, by: self)
     }
 
     /// The OSD's overlay plane, given to `atomic` when there is one. Not with a primary plane that
@@ -106,17 +109,24 @@ final class DRMScreen {
         return turned
     }
 
+    deinit {
+        claims.release(by: self)
+    }
+
     /// The CRTC already driving the connector (no flicker: the console's), else the first free
-    /// one its encoders can use.
+    /// one its encoders can use. A CRTC another screen of this process drives is not free.
     private static func crtc(for connector: DRMConnector, card: DRMCard) throws(DRMError) -> (UInt32, Int) {
         let crtcs = card.resources.crtcIDs
+        let claims = card.device.crtcClaims
         if connector.currentEncoderID != 0 {
             let encoder = try DRMEncoder(device: card.device, id: connector.currentEncoderID)
-            if encoder.crtcID != 0, let index = crtcs.firstIndex(of: encoder.crtcID) { return (encoder.crtcID, index) }
+            if encoder.crtcID != 0, claims.isAvailable(encoder.crtcID, for: connector.id),
+               let index = crtcs.firstIndex(of: encoder.crtcID) { return (encoder.crtcID, index) }
         }
         for encoderID in connector.encoderIDs {
             let encoder = try DRMEncoder(device: card.device, id: encoderID)
-            if let index = crtcs.indices.first(where: { encoder.possibleCrtcs & (1 << UInt32($0)) != 0 }) {
+            if let index = crtcs.indices.first(where: { encoder.possibleCrtcs & (1 << UInt32($0)) != 0
+                                                        && claims.isAvailable(crtcs[$0], for: connector.id) }) {
                 return (crtcs[index], index)
             }
         }
@@ -214,6 +224,7 @@ final class DRMScreen {
         guard isPrepared else { return }
         isPrepared = false
         do {
+            flips.flipWillQueue()
             try scanout.flip(to: buffers[back])
         } catch let error where error.code != EACCES && error.code != EPERM && scanout.overlay?.hasPendingChange == true {
             // The driver took the plane in a test-only commit but not with this flip: the frame

@@ -58,26 +58,81 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
         return false
     }
 
-    public init(options: DRMOutputOptions, log: DRMOutputLog = .silent) throws(DRMError) {
+    /// Whether this output switches the console to graphics mode, follows VT switches and drops
+    /// master on close: the one output of a single screen, or the first of several on one card
+    /// (`DRMCardScreens`), which closes last.
+    private let ownsConsole: Bool
+    /// For a screen beside the console's owner on one card: while the owner's VT is switched away,
+    /// master (one per fd) is given up for every screen, and this one must not take it back.
+    /// Guarded by the lock: the hotplug thread reads it.
+    private weak var consoleOwner: DRMVideoOutput?
+
+    func follow(consoleOwner owner: DRMVideoOutput?) {
+        lock.withLock { consoleOwner = owner }
+    }
+
+    /// `shown`, or why the picture is paused (`unplugged`, `another VT`, `master lost`, `display
+    /// off`), or `closed`: for `status`.
+    public var pictureState: String {
+        lock.withLock {
+            guard card != nil else { return "closed" }
+            guard !pauses.isEmpty else { return "shown" }
+            return pauses.map { reason in
+                switch reason {
+                case .disconnected: "unplugged"
+                case .switchedAway: "another VT"
+                case .masterLost: "master lost"
+                case .poweredOff: "display off"
+                }
+            }.sorted().joined(separator: ", ")
+        }
+    }
+
+    /// The console is on another VT: the card's master is someone else's.
+    var isSwitchedAway: Bool { lock.withLock { pauses.contains(.switchedAway) } }
+
+    public convenience init(options: DRMOutputOptions, log: DRMOutputLog = .silent) throws(DRMError) {
         let card: DRMCard
         if let path = options.devicePath {
             card = try DRMCard(path: path)
         } else {
             card = try DRMCard.firstConnected().get()
         }
-        try card.device.becomeMaster()
-        let screen = try DRMScreen(card: card, options: options)
-        savedCrtc = try DRMSavedCrtc(device: card.device, id: screen.crtcID)
-        try screen.show(copying: nil, background: .black)
-        self.card = card
-        self.screen = screen
+        try self.init(card: card, options: options, log: log, ownsConsole: true)
+    }
+
+    /// A screen on a card already open, whose fd other screens may share. With `waitsForConnector`,
+    /// a named connector with nothing plugged in is not an error: the output starts paused as
+    /// unplugged, the player draws for the mode's size (1920x1080 for `preferred`) meanwhile, and
+    /// the picture comes up once a screen is plugged in (the hotplug check), in software rotation.
+    init(card: DRMCard, options: DRMOutputOptions, log: DRMOutputLog, ownsConsole: Bool,
+         waitsForConnector: Bool = false) throws(DRMError) {
+        self.ownsConsole = ownsConsole
         self.options = options
         self.log = log
-        sizeGivenToPlayer = screen.size
-        summary = screen.summary
-        rotatesInHardware = screen.rotatesInHardware
-        overlayPlane = screen.overlayPlane
+        try card.device.becomeMaster()
+        self.card = card
+        if waitsForConnector, let absent = card.connectors.first(where: { $0.name.lowercased() == options.connector.lowercased() }),
+           !absent.isConnected || absent.modeInfos.isEmpty {
+            pauses = [.disconnected]
+            sizeGivenToPlayer = if case .size(let size, _) = options.mode { size } else { PixelSize(width: 1920, height: 1080) }
+            summary = "\(absent.name) on \(card.device.path): nothing plugged in; the picture comes up once a screen is"
+            rotatesInHardware = false
+            overlayPlane = .unavailable("no screen on \(absent.name) yet")
+        } else {
+            let screen = try DRMScreen(card: card, options: options)
+            savedCrtc = try DRMSavedCrtc(device: card.device, id: screen.crtcID)
+            try screen.show(copying: nil, background: .black)
+            self.screen = screen
+            sizeGivenToPlayer = screen.size
+            summary = screen.summary
+            rotatesInHardware = screen.rotatesInHardware
+            overlayPlane = screen.overlayPlane
+        }
 
+        // Each screen watches its own connector: an unplug pauses this one only.
+        hotplug = DRMHotplugMonitor { [weak self] in self?.checkScreen() }
+        guard ownsConsole else { return }
         switch VirtualTerminal.active() {
         case .success(let terminal):
             self.terminal = terminal
@@ -88,7 +143,6 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
         case .failure(let problem):
             log.warning("console: cannot hide the text console: \(problem)")
         }
-        hotplug = DRMHotplugMonitor { [weak self] in self?.checkScreen() }
     }
 
     deinit {
@@ -202,7 +256,12 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
     /// the reason ends. On shows the last picture again at once.
     public func setDisplayPower(on: Bool) throws {
         try lock.withLock {
-            guard card != nil, let screen else { throw DRMError(operation: "display power", message: "the DRM output is closed") }
+            guard card != nil else { throw DRMError(operation: "display power", message: "the DRM output is closed") }
+            guard let screen else {
+                // Nothing plugged in yet: the wish is kept for when a screen is.
+                if on { pauses.remove(.poweredOff) } else { pauses.insert(.poweredOff) }
+                return
+            }
             if on {
                 guard pauses.remove(.poweredOff) != nil, pauses.isEmpty else { return }
                 // Active again, then the last picture put back by a modeset: another VT may have
@@ -252,11 +311,13 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
 
     /// Runs on the hotplug thread after a drm uevent, and every few seconds.
     private func checkScreen() {
+        // Outside the lock: the owner's lock is never taken under this one's.
+        if lock.withLock({ consoleOwner })?.isSwitchedAway == true { return }
         lock.withLock {
-            guard let card, let screen, !pauses.contains(.switchedAway), !pauses.contains(.poweredOff) else { return }
+            guard let card, !pauses.contains(.switchedAway), !pauses.contains(.poweredOff) else { return }
             if pauses.contains(.disconnected) {
                 reconnect(card: card, previous: screen)
-            } else if let connector = try? DRMConnector(device: card.device, id: screen.connectorID, probing: false),
+            } else if let screen, let connector = try? DRMConnector(device: card.device, id: screen.connectorID, probing: false),
                       !connector.isConnected {
                 pauses.insert(.disconnected)
                 log.warning("display: \(connector.name) was unplugged; playing on without a picture until a screen is back")
@@ -270,12 +331,20 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
 
     /// Chooses the connector and mode again among what is connected now; the picture resumes on
     /// it, with the last frame when the size is unchanged.
-    private func reconnect(card: DRMCard, previous: DRMScreen) {
+    /// With no `previous` (nothing was plugged in at start), the CRTC's state is saved first, to be
+    /// put back on close.
+    private func reconnect(card: DRMCard, previous: DRMScreen?) {
         guard let fresh = try? DRMCard(device: card.device), fresh.hasConnectedScreen,
               let replacement = try? DRMScreen(card: fresh, options: options) else { return }
+        guard replacement.rotatesInHardware == rotatesInHardware else {
+            // The player turns pictures as the output said at start; a plane turning them too would show them turned twice.
+            log.warning("display: \(replacement.connectorName) would turn the picture \(rotatesInHardware ? "in software" : "on its plane"), unlike at start; not shown")
+            return
+        }
         do {
             try card.device.becomeMaster()
-            try previous.flips.waitForPendingFlip()
+            if savedCrtc == nil { savedCrtc = try DRMSavedCrtc(device: card.device, id: replacement.crtcID) }
+            try previous?.flips.waitForPendingFlip()
             try replacement.show(copying: previous, background: .black)
         } catch {
             log.warning("display: a screen is connected again but cannot be shown: \(error); retrying")
@@ -287,7 +356,7 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
         overlayOutOfDate = !overlayRefused && wantedOverlay != nil
         pauses.remove(.disconnected)
         pauses.remove(.masterLost)
-        log.info("display: back on \(replacement.summary)")
+        log.info("display: \(previous == nil ? "now" : "back") on \(replacement.summary)")
     }
 
     /// Puts back what the screen showed before (the console), frees the buffers and drops master.
@@ -314,7 +383,8 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
             }
             savedCrtc = nil
             screen = nil
-            if !pauses.contains(.switchedAway) {
+            // The other screens on this card close first, while master is still ours.
+            if ownsConsole && !pauses.contains(.switchedAway) {
                 do throws(DRMError) { try card.device.dropMaster() } catch { problems.append(error) }
             }
             self.card = nil

@@ -151,6 +151,7 @@ extension QueuePlayer {
     func redrawLastPicture() {
         backBufferReplaced = true
         let onPlane = stageOSD()
+        if let (picture, _) = lastDrawn, current != nil { announceToMirrors(picture) }
         do {
             try video.present { buffer in
                 if let (picture, placement) = lastDrawn, current != nil {

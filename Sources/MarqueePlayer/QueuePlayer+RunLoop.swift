@@ -372,6 +372,8 @@ extension QueuePlayer {
         isShowingStatusCard = false
         // The labels go to the overlay plane first: staging waits for the last flip, as prepare does.
         let onPlane = stageOSD()
+        // Screens mirroring this one draw the same decoded picture, placed for their own mode.
+        announceToMirrors(picture)
         do {
             try video.prepare { buffer in
                 try picture.draw(into: buffer, placement: placement, background: settings.background)

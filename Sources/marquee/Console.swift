@@ -60,6 +60,8 @@ struct ConsoleLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        Console.shared.log("\(event.level): \(event.message)")
+        // With `displays:`, what one screen's player says is told apart by its name.
+        let screen = event.metadata?["screen"] ?? metadata["screen"]
+        Console.shared.log("\(event.level): \(screen.map { "screen \($0): " } ?? "")\(event.message)")
     }
 }

@@ -45,6 +45,8 @@ struct PlaybackPlan {
     var cachedMedia: [String: CachedMedia] = [:]
     /// `sync:`: frame-locked playback from a shared epoch; nil: the player runs on its own.
     var sync: SyncConfiguration?
+    /// `displays:`: every screen, the main one (whose playlist is `items`) included; empty for one screen.
+    var screens: [ScreenConfiguration] = []
 
     static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
 
@@ -92,7 +94,7 @@ struct PlaybackPlan {
                                             actionAtItemEnd: daypart.playlist.actionAtItemEnd,
                                             shuffleSeed: daypart.playlist.seed ?? UInt64.random(in: .min ... .max))
             }) : nil
-        return PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
+        var plan = PlaybackPlan(items: items, settings: settings, output: configuration.display.output,
                             connector: configuration.display.connector, mode: configuration.display.mode,
                             modesetting: configuration.display.modesetting, cec: configuration.display.cec, input: configuration.input, logLevel: configuration.log.level,
                             audio: configuration.audio, maxImagePixels: configuration.display.maxImagePixels,
@@ -100,6 +102,8 @@ struct PlaybackPlan {
                             warnings: result.warnings.map(\.description), configPath: path, schedule: schedule,
                             remote: configuration.remote, cache: configuration.cache,
                             cachedMedia: cachedMedia(configuration), sync: configuration.sync)
+        plan.screens = configuration.screens
+        return plan
     }
 
     /// A plan that has nothing to play until the config at `url` is fetched (or read from the cache).
@@ -118,7 +122,7 @@ struct PlaybackPlan {
         return media
     }
 
-    private static func queueItems(_ playlist: PlaylistConfiguration) -> [QueueItem] {
+    static func queueItems(_ playlist: PlaylistConfiguration) -> [QueueItem] {
         playlist.items.map {
             QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration,
                       scaling: $0.scaling, title: $0.title, cues: $0.cues)
@@ -148,6 +152,7 @@ extension PlaybackPlan {
     func restartOnlyChanges(comparedWith other: PlaybackPlan) -> [String] {
         var keys: [String] = []
         if output != other.output { keys.append("display.output") }
+        if screensBesideMainPlaylist != other.screensBesideMainPlaylist { keys.append("displays") }
         if connector != other.connector { keys.append("display.connector") }
         if mode != other.mode { keys.append("display.mode") }
         if modesetting != other.modesetting { keys.append("display.modesetting") }

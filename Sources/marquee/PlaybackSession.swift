@@ -25,6 +25,10 @@ final class PlaybackSession {
     /// The screen, when there is one: released explicitly once the player has stopped, because a
     /// process that exits does not run deinits and the console must come back.
     private let display: DRMVideoOutput?
+    /// `displays:`: every screen's output (closed together, the main one last) and the players
+    /// of the screens besides the main one; nil for a single screen.
+    private let screens: ScreenOutputs?
+    private let otherScreens: ScreenPlayers?
     private var signalSources: [DispatchSourceSignal] = []
     /// Keypads and remotes; nil with `input: none`.
     private let input: InputMonitor?
@@ -68,7 +72,9 @@ final class PlaybackSession {
         }
         // A full disk or a closed pipe costs the events, once said, never the playback.
         writer?.onProblem { [logger] in logger.warning("\($0)") }
-        let video = try VideoOutputFactory.make(plan: plan, logger: logger)
+        let screens = try plan.screens.isEmpty ? nil : ScreenOutputs.make(plan: plan, logger: logger)
+        self.screens = screens
+        let video = try screens?.mainMade ?? VideoOutputFactory.make(plan: plan, logger: logger)
         display = video.display
         let cec = CECFactory.make(plan.cec, display: video.display, logger: logger)
         self.cec = cec
@@ -145,6 +151,16 @@ final class PlaybackSession {
                                  reload: reload,
                                  events: { [delivery] in delivery.post($0, at: clock.now().seconds) })
         self.player = player
+        do {
+            otherScreens = try screens.map {
+                try ScreenPlayers(outputs: $0, plan: plan, overrides: overrides, clock: clock, audio: audioChoice,
+                                  eventsPath: eventsPath, traceFrames: traceFrames, logger: logger)
+            }
+        } catch {
+            // An events file that cannot be made ends the run: every CRTC is put back first.
+            _ = screens?.close()
+            throw error
+        }
         // Any config could gain a schedule on reload: the watch is cheap (one sleeping thread).
         if (plan.configPath != nil || plan.sync != nil) && !(clock is VirtualClock) {
             clockJumps = WallClockJumpWatch { [weak player] in player?.wallClockChanged() }
@@ -185,6 +201,14 @@ final class PlaybackSession {
                                        "maximumErrorMicroseconds": state.maximumErrorMicroseconds] as [String: any Sendable]
                 }
                 return fields
+            })
+        }
+        if let screens, let mainName = plan.mainScreen?.name {
+            let others = otherScreens
+            host.attach(screens: { [weak player] in
+                screens.status(playing: { name in
+                    name == mainName ? player.map { ScreenPlayers.describe($0.status().playback) } : others?.playing(name)
+                })
             })
         }
         control = ControlEndpoint.make(plan.control.socket, player: player, host: host, logger: logger)
@@ -248,15 +272,22 @@ final class PlaybackSession {
             let wasPending = sigismember(&pending, number) == 1
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [player] in player.send(action, from: .signal(name: name)) }
+            source.setEventHandler { [player, otherScreens] in
+                player.send(action, from: .signal(name: name))
+                if case .quit = action { otherScreens?.quit(from: .signal(name: name)) }
+            }
             source.resume()
             signalSources.append(source)
-            if wasPending { player.send(action, from: .signal(name: name)) }
+            if wasPending {
+                player.send(action, from: .signal(name: name))
+                if case .quit = action { otherScreens?.quit(from: .signal(name: name)) }
+            }
         }
         control?.start()
         mqtt?.start()
         clockJumps?.start()
         player.start()
+        otherScreens?.start()
         startFleet()
         input?.start()
         watcher?.start()
@@ -265,6 +296,7 @@ final class PlaybackSession {
         if !player.waitUntilFinished(graceAfterShutDown: Self.quitGrace) {
             Console.shared.log("warning: the player did not stop within \(Self.quitGrace) s of the quit; exiting anyway")
         }
+        otherScreens?.finish(waitingForIdle: plan.settings.exitWhenIdle, grace: Self.quitGrace, eventsGrace: Self.eventsGrace)
         delivery.finish(waitingAtMost: Self.eventsGrace)
         control?.stop()
         mqtt?.stop()
@@ -274,7 +306,8 @@ final class PlaybackSession {
         // Ungrabs the devices: keys reach the console again.
         input?.stop()
         Console.shared.endStatus()
-        for problem in display?.close() ?? [] {
+        // Every screen's CRTC back as it was; the main screen, which owns the console, last.
+        for problem in screens?.close() ?? (display?.close() ?? []).map({ "\($0)" }) {
             Console.shared.log("warning: closing the display: \(problem)")
         }
         return observer.startedAnyItem

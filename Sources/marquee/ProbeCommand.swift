@@ -23,6 +23,9 @@ struct ProbeCommand: ParsableCommand {
     @Flag(help: "Print one JSON object with sorted keys instead of aligned text.")
     var json = false
 
+    @Option(help: "A config with `displays:`: each screen is listed too, with its connector, the mode it would get and what it plays or mirrors.")
+    var config: String?
+
     @Option(help: "Seconds to wait for a network source before giving up.")
     var timeout: Double = 5
 
@@ -40,13 +43,17 @@ struct ProbeCommand: ParsableCommand {
             let pcms = ALSAInventory.playbackPCMs()
             let displays = DRMInventory.cards()
             let cec = CECInventory.adapters()
+            let screens = try config.map { try Self.screens(in: $0) }.map { ScreenInventoryReport.lines($0, cards: displays) }
             if json {
-                print(Self.serialised(["display": DisplayInventoryReport.object(displays),
-                                       "cec": CECInventoryReport.object(cec),
-                                       "audio": AudioInventoryReport.object(cards: cards, pcms: pcms),
-                                       "inputDevices": InputInventoryReport.jsonObject(inputs, keyMap: .default)]))
+                var object: [String: Any] = ["display": DisplayInventoryReport.object(displays),
+                                             "cec": CECInventoryReport.object(cec),
+                                             "audio": AudioInventoryReport.object(cards: cards, pcms: pcms),
+                                             "inputDevices": InputInventoryReport.jsonObject(inputs, keyMap: .default)]
+                if let screens { object["screens"] = ScreenInventoryReport.object(screens) }
+                print(Self.serialised(object))
             } else {
                 print(DisplayInventoryReport.text(displays))
+                if let screens { print(ScreenInventoryReport.text(screens)) }
                 print(CECInventoryReport.text(cec))
                 print(AudioInventoryReport.text(cards: cards, pcms: pcms))
                 print(InputInventoryReport.text(inputs, keyMap: .default))
@@ -67,6 +74,19 @@ struct ProbeCommand: ParsableCommand {
             throw Self.fail(error.naming(media).description)
         }
         print(json ? Self.jsonReport(asset) : Self.textReport(asset))
+    }
+
+    /// The screens of `--config`'s `displays:` (one, named `display`, for a single-screen config);
+    /// a config with errors fails as `check` prints them.
+    private static func screens(in path: String) throws -> [ScreenConfiguration] {
+        let result = ConfigurationLoader.load(path: path, checkingMediaFiles: false)
+        guard let configuration = result.configuration, !result.hasErrors else {
+            throw Self.fail(result.errors.map(\.description).joined(separator: "\n"))
+        }
+        guard configuration.screens.isEmpty else { return configuration.screens }
+        let display = configuration.display
+        return [ScreenConfiguration(name: "display", connector: display.connector, mode: display.mode, rotation: display.rotation,
+                                    scaling: display.scaling, background: display.background, content: .playlist(configuration.playlist))]
     }
 
     private static func fail(_ line: String) -> ExitCode {

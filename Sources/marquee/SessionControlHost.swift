@@ -19,6 +19,7 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
     private var input: InputMonitor?
     private var cacheStatus: (@Sendable () -> [String: any Sendable]?)?
     private var syncStatus: (@Sendable () -> [String: any Sendable])?
+    private var screens: (@Sendable () -> [[String: any Sendable]])?
 
     init(settings: PlayerSettings, overrides: PlanOverrides, output: [String: any Sendable], audioDevice: String) {
         self.overrides = overrides
@@ -39,6 +40,11 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
     /// Frame-locked playback's epoch and the kernel clock's state, for `status`.
     func attach(syncStatus: @escaping @Sendable () -> [String: any Sendable]) {
         lock.withLock { self.syncStatus = syncStatus }
+    }
+
+    /// Every screen of `displays:`, for `status`.
+    func attach(screens: @escaping @Sendable () -> [[String: any Sendable]]) {
+        lock.withLock { self.screens = screens }
     }
 
     func loadPlaylist(_ load: ControlLoad) -> Result<LoadedPlaylist, LoadRejection> {
@@ -96,6 +102,7 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
         ]
         if let cache = lock.withLock({ cacheStatus })?() { fields["cache"] = cache }
         if let sync = lock.withLock({ syncStatus })?() { fields["sync"] = sync }
+        if let screens = lock.withLock({ screens })?() { fields["screens"] = screens }
         return fields
     }
 }

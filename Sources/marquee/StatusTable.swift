@@ -35,6 +35,9 @@ enum StatusTable {
             let detail = output["display"] as? String ?? "\(output["width"] ?? "?")x\(output["height"] ?? "?")"
             rows.append(("output", "\(kind): \(detail)"))
         }
+        for screen in status["screens"] as? [[String: Any]] ?? [] {
+            rows.append(("screen", Self.screenRow(screen)))
+        }
         if let audio = status["audio"] as? [String: Any] { rows.append(("audio", audio["device"] as? String ?? "?")) }
         if let input = status["input"] as? [String: Any], let devices = input["devices"] as? [[String: Any]] {
             rows.append(("input", devices.isEmpty ? "none" : devices.map { "\($0["name"] ?? "?") (\($0["path"] ?? "?"))" }.joined(separator: ", ")))

@@ -42,7 +42,7 @@ enum VideoOutputFactory {
         }
     }
 
-    private static func request(_ mode: DisplayConfiguration.Mode) -> DisplayModeRequest {
+    static func request(_ mode: DisplayConfiguration.Mode) -> DisplayModeRequest {
         switch mode {
         case .preferred: .preferred
         case .size(let size, let rate): .size(PixelSize(width: size.width, height: size.height), refreshRate: rate)

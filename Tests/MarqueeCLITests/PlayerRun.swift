@@ -33,6 +33,7 @@ final class PlayerRun {
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: eventsURL)
+        for name in screensRead { try? FileManager.default.removeItem(atPath: eventsURL.path + "." + name) }
         try? FileManager.default.removeItem(at: errorURL)
     }
 
@@ -43,6 +44,17 @@ final class PlayerRun {
             try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]
         }
     }
+
+    /// With `displays:`, the events of screen `name` (not the main one): `--events FILE` gives FILE.NAME.
+    func events(ofScreen name: String) -> [[String: Any]] {
+        screensRead.insert(name)
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: eventsURL.path + "." + name)) else { return [] }
+        return data.split(separator: UInt8(ascii: "\n")).compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]
+        }
+    }
+
+    private var screensRead: Set<String> = []
 
     func standardError() -> String {
         (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""

@@ -1,13 +1,17 @@
 import Yams
 
 extension ConfigurationDecoder {
-    static let audioKeys = ["device", "volume", "bufferTime", "periodTime"]
+    static let audioKeys = ["device", "volume", "bufferTime", "periodTime", "screen"]
 
     mutating func decodeAudio(_ node: Node) -> AudioConfiguration {
         var audio = AudioConfiguration()
         guard let fields = fields(of: node, in: "audio", allowed: Self.audioKeys) else { return audio }
         if let node = fields["device"]?.value, let device = string(node, expected: "an ALSA PCM name") {
             audio.device = device
+        }
+        // Checked against `displays:` once the screens are read (ConfigurationDecoder+Screens).
+        if let node = fields["screen"]?.value, let screen = string(node, expected: "a screen name from 'displays'") {
+            audio.screen = screen
         }
         if let node = fields["volume"]?.value, let volume = number(node) {
             if AudioConfiguration.volumeRange.contains(volume) {

@@ -15,6 +15,31 @@ extension ConfigurationDecoder {
                           "unknown output '\(text)' (expected \(Suggestion.list(DisplayConfiguration.Output.spellings)))")
             }
         }
+        decodeScreenLook(fields, into: &display)
+        if let node = fields["modesetting"]?.value,
+           let modesetting: DisplayConfiguration.Modesetting = choice(node, named: "modesetting") {
+            display.modesetting = modesetting
+        }
+        if let node = fields["maxImagePixels"]?.value, let limit = decodeImagePixelLimit(node) {
+            display.maxImagePixels = limit
+        }
+        if let node = fields["power"]?.value {
+            display.power = decodeDisplayPower(node)
+        }
+        if let node = fields["cec"]?.value, let text = string(node, expected: "auto, off or a CEC device path such as /dev/cec0") {
+            if let cec = DisplayConfiguration.CEC(parsing: text) {
+                display.cec = cec
+            } else {
+                log.error(at: SourcePosition(of: node),
+                          "bad cec setting '\(text)' (expected auto, off or a device path such as /dev/cec0)")
+            }
+        }
+        return display
+    }
+
+    /// The keys a screen of `displays:` shares with `display:`: connector, mode, rotation,
+    /// scaling and background, read from `fields` into `display`.
+    mutating func decodeScreenLook(_ fields: [String: MappingField], into display: inout DisplayConfiguration) {
         if let node = fields["connector"]?.value, let connector = string(node, expected: "a connector name or auto") {
             display.connector = connector
         }
@@ -40,25 +65,6 @@ extension ConfigurationDecoder {
         if let node = fields["background"]?.value, let background = decodeColor(node) {
             display.background = background
         }
-        if let node = fields["modesetting"]?.value,
-           let modesetting: DisplayConfiguration.Modesetting = choice(node, named: "modesetting") {
-            display.modesetting = modesetting
-        }
-        if let node = fields["maxImagePixels"]?.value, let limit = decodeImagePixelLimit(node) {
-            display.maxImagePixels = limit
-        }
-        if let node = fields["power"]?.value {
-            display.power = decodeDisplayPower(node)
-        }
-        if let node = fields["cec"]?.value, let text = string(node, expected: "auto, off or a CEC device path such as /dev/cec0") {
-            if let cec = DisplayConfiguration.CEC(parsing: text) {
-                display.cec = cec
-            } else {
-                log.error(at: SourcePosition(of: node),
-                          "bad cec setting '\(text)' (expected auto, off or a device path such as /dev/cec0)")
-            }
-        }
-        return display
     }
 
     /// `8192x8192` (a width times a height) or a plain pixel count such as `67108864`.

@@ -15,7 +15,7 @@ struct ConfigurationDecoder {
     /// Where each item decoded so far was written, in order (for `sync:`, which has one playlist).
     var itemPlaces: [SyncConfiguration.Place] = []
 
-    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "mqtt", "osd", "log", "source", "cache", "sync"]
+    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "mqtt", "osd", "log", "source", "cache", "sync", "displays"]
 
     mutating func decodeConfiguration(_ root: Node, source: URL) -> MarqueeConfiguration? {
         guard let fields = fields(of: root, in: "the config", allowed: Self.sections, allowsNothing: false) else {
@@ -31,6 +31,9 @@ struct ConfigurationDecoder {
         case (_?, let named?):
             log.error(at: named.keyPosition, "give either 'playlist' (one playlist) or 'playlists' (named dayparts), not both")
             dayparts = nil
+        case (nil, nil) where fields["displays"] != nil:
+            // Each screen has its own; the main screen's becomes the playlist below.
+            dayparts = nil
         case (nil, nil) where fields["source"] != nil:
             // A bootstrap: the playlist is the server's. Until one is fetched, nothing plays.
             dayparts = [DaypartConfiguration(name: MarqueeConfiguration.singlePlaylistName,
@@ -40,8 +43,23 @@ struct ConfigurationDecoder {
             dayparts = nil
         }
         let schedule = fields["schedule"].map { decodeScheduleSettings($0.value) } ?? ScheduleConfiguration()
-        let display = fields["display"].map { decodeDisplay($0.value) } ?? DisplayConfiguration()
-        let audio = fields["audio"].map { decodeAudio($0.value) } ?? AudioConfiguration()
+        var display = fields["display"].map { decodeDisplay($0.value) } ?? DisplayConfiguration()
+        var audio = fields["audio"].map { decodeAudio($0.value) } ?? AudioConfiguration()
+        var screens: [ScreenConfiguration] = []
+        var screenDayparts: [DaypartConfiguration]?
+        if let displaysField = fields["displays"] {
+            let decoded = decodeScreens(displaysField, display: fields["display"], playlist: fields["playlist"] ?? fields["playlists"],
+                                        source: fields["source"], audio: audio, audioField: fields["audio"])
+            if let decoded {
+                screens = decoded.screens
+                display = decoded.display(over: display)
+                // The main screen's own sound device, when it names one, is the one it plays on.
+                if let device = decoded.main.audioDevice { audio.device = device }
+                screenDayparts = [DaypartConfiguration(name: MarqueeConfiguration.singlePlaylistName, playlist: decoded.main.playlist!)]
+            }
+        } else if let screen = audio.screen, let audioField = fields["audio"] {
+            log.error(at: audioField.keyPosition, "audio.screen '\(screen)' names a screen, but the config has no 'displays' list")
+        }
         let input = fields["input"].map { decodeInput($0.value) } ?? InputConfiguration()
         let network = fields["network"].map { decodeNetwork($0.value) } ?? NetworkConfiguration()
         let control = fields["control"].map { decodeControl($0.value) } ?? ControlConfiguration()
@@ -52,12 +70,17 @@ struct ConfigurationDecoder {
         var sync = fields["sync"].flatMap { decodeSync($0) }
         if let syncField = fields["sync"] {
             checkSync(syncField, playlistFields: fields["playlist"], dayparts: dayparts ?? [], remote: remote)
+            if let screensField = fields["displays"] {
+                self.log.error(at: syncField.keyPosition, "sync cannot be combined with 'displays' (line \(screensField.keyPosition.line)) yet: a wall is one screen per player")
+            }
             sync?.itemPlaces = itemPlaces
         }
-        guard let dayparts, !dayparts.isEmpty else { return nil }
-        return MarqueeConfiguration(dayparts: dayparts, schedule: schedule, display: display, audio: audio, input: input,
+        guard let dayparts = dayparts ?? screenDayparts, !dayparts.isEmpty else { return nil }
+        var configuration = MarqueeConfiguration(dayparts: dayparts, schedule: schedule, display: display, audio: audio, input: input,
                                     network: network, control: control, mqtt: mqtt, osd: osd, log: log,
                                     remote: remote, cache: cache, sync: sync, source: source)
+        configuration.screens = screens
+        return configuration
     }
 
     private mutating func decodeLog(_ node: Node) -> LogConfiguration {

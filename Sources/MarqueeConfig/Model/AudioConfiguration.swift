@@ -8,6 +8,9 @@ public struct AudioConfiguration: Sendable, Equatable, Codable {
     public var bufferTime: Double
     /// How often the device wakes the writer, in seconds; at most half the buffer.
     public var periodTime: Double
+    /// `audio.screen`: with `displays:`, the screen whose playlist plays on `device`; nil: the
+    /// first screen with a playlist.
+    public var screen: String? = nil
 
     public static let defaultDevice = "default"
     public static let volumeRange: ClosedRange<Double> = 0...1

@@ -24,6 +24,11 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var cache: CacheConfiguration
     /// `sync:`: frame-locked playback from a shared epoch; nil: the player runs on its own.
     public var sync: SyncConfiguration?
+    /// `displays:`: every screen, in file order; empty with the single-screen `display:`. The
+    /// screen whose playlist plays on `audio.device` (`audio.screen`, else the first with a
+    /// playlist) is also `display` and `playlist` above, so single-screen code paths drive it as
+    /// they always did.
+    public var screens: [ScreenConfiguration] = []
     /// The config file this came from; relative media paths were resolved against its folder.
     public var source: URL
 
@@ -103,7 +108,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
 // list spelling (so their order, which decides overlaps, survives JSON).
 extension MarqueeConfiguration: Codable {
     private enum CodingKeys: String, CodingKey {
-        case playlist, playlists, schedule, display, audio, input, network, control, mqtt, osd, log, remote, cache, source
+        case playlist, playlists, schedule, display, audio, input, network, control, mqtt, osd, log, remote, cache, source, displays
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -124,6 +129,7 @@ extension MarqueeConfiguration: Codable {
         try container.encode(log, forKey: .log)
         try container.encodeIfPresent(remote, forKey: .remote)
         if cache != CacheConfiguration() { try container.encode(cache, forKey: .cache) }
+        if !screens.isEmpty { try container.encode(screens, forKey: .displays) }
         try container.encode(source, forKey: .source)
     }
 
@@ -149,5 +155,6 @@ extension MarqueeConfiguration: Codable {
         remote = try container.decodeIfPresent(RemoteSourceConfiguration.self, forKey: .remote)
         cache = try container.decodeIfPresent(CacheConfiguration.self, forKey: .cache) ?? CacheConfiguration()
         source = try container.decode(URL.self, forKey: .source)
+        screens = try container.decodeIfPresent([ScreenConfiguration].self, forKey: .displays) ?? []
     }
 }

@@ -1,0 +1,127 @@
+import Foundation
+import Logging
+import MarqueeConfig
+import MarqueeCore
+import MarqueeMedia
+import MarqueePlayer
+
+/// The screens of `displays:` that play a playlist of their own besides the main one: each a
+/// `QueuePlayer` of its own, with its own present thread, decoder and (with `audio.device` on the
+/// screen) ALSA device; null audio otherwise, on the monotonic clock. Keys, the control socket and
+/// MQTT steer the main screen; SIGINT and SIGTERM end them all.
+///
+/// Their events go to an events file of their own, the main one's path with `.NAME` appended
+/// (`--events run.jsonl` gives `run.jsonl.right` for screen `right`), their journal lines are
+/// `screen NAME: ...`.
+final class ScreenPlayers: @unchecked Sendable {
+    private struct Running {
+        let name: String
+        let player: QueuePlayer
+        let delivery: EventDeliveryThread
+    }
+
+    private let running: [Running]
+
+    init(outputs: ScreenOutputs, plan: PlaybackPlan, overrides: PlanOverrides, clock sharedClock: PlaybackClock, audio audioChoice: AudioChoice,
+         eventsPath: String?, traceFrames: Bool, logger: Logger) throws {
+        var running: [Running] = []
+        if eventsPath == "-" || eventsPath == "/dev/stdout", !outputs.others.isEmpty {
+            logger.warning("events: standard output carries the main screen's events only; give --events a file for every screen's")
+        }
+        for playing in outputs.others {
+            guard let playlist = playing.screen.playlist else { continue }
+            // `--clock fast`: each screen's virtual clock runs as fast as its own pipeline allows;
+            // one shared clock would be moved on by the faster screen and the other would drop frames.
+            let clock: PlaybackClock = sharedClock is VirtualClock ? VirtualClock() : sharedClock
+            var screenLogger = logger
+            screenLogger[metadataKey: "screen"] = "\(playing.screen.name)"
+            let writer: EventLogWriter?
+            do {
+                writer = try eventsPath.flatMap { path in
+                    path == "-" || path == "/dev/stdout" ? nil
+                        : try EventLogWriter(path: Self.eventsPath(path, screen: playing.screen.name), clock: clock, includesFrames: traceFrames)
+                }
+            } catch {
+                throw PlayError(lines: ["\(error)"])
+            }
+            writer?.onProblem { [screenLogger] in screenLogger.warning("\($0)") }
+            let items = PlaybackPlan.queueItems(playlist)
+            let journal = EventLogger(logger: screenLogger, itemCount: items.count)
+            // The player's status folds its events off the present thread, as the main one's does.
+            let folder = StatusFolder()
+            let delivery = EventDeliveryThread(deliver: { event, at in
+                folder.player?.recordStatus(event, at: at)
+                writer?.write(event, at: at)
+                journal.log(event)
+            }, reportLoss: { [screenLogger] count in screenLogger.warning("events: \(count) events were not written") })
+            var settings = plan.settings(for: playing.screen, overrides: overrides)
+            let audio: AudioOutputFactory.Made
+            if let device = playing.screen.audioDevice, audioChoice != .null {
+                var configuration = plan.audio
+                configuration.device = device
+                // `--audio auto` still means null on the fast clock or without a sound card; a PCM
+                // given with `--audio alsa:PCM` is the main screen's, not this one's.
+                audio = AudioOutputFactory.make(choice: audioChoice == .auto ? .auto : .alsa(device), configuration: configuration,
+                                                virtualClock: clock is VirtualClock, logger: screenLogger)
+            } else {
+                audio = AudioOutputFactory.make(choice: .null, configuration: plan.audio, virtualClock: clock is VirtualClock, logger: screenLogger)
+            }
+            settings.followsAudioClock = audio.isDevice && !(clock is VirtualClock)
+            if playing.display?.rotatesInHardware == true { settings.displayRotation = .none }
+            let openOptions = MediaOpenOptions(readAhead: settings.readAhead, maxImagePixels: plan.maxImagePixels,
+                                               stillScreenSize: playing.output.screenSize.rotated(by: settings.displayRotation))
+            let player = QueuePlayer(items: items, settings: settings,
+                                     opener: FFmpegMediaOpener(options: openOptions, warn: { [screenLogger] in screenLogger.warning("\($0)") }),
+                                     video: playing.output, audio: audio.output, audioStretching: FFmpegAudioTimeStretching(),
+                                     clock: clock,
+                                     events: { [delivery] in delivery.post($0, at: clock.now().seconds) })
+            folder.player = player
+            running.append(Running(name: playing.screen.name, player: player, delivery: delivery))
+        }
+        self.running = running
+    }
+
+    /// `run.jsonl` and `right` give `run.jsonl.right`.
+    static func eventsPath(_ path: String, screen: String) -> String {
+        "\(path).\(screen)"
+    }
+
+    func start() {
+        running.forEach { $0.player.start() }
+    }
+
+    /// SIGINT or SIGTERM: every screen stops.
+    func quit(from source: CommandSource) {
+        running.forEach { $0.player.send(.quit, from: source) }
+    }
+
+    /// After the main screen's player ended: with `--exit-when-idle`, each other screen plays its
+    /// playlist out; otherwise (a quit) they stop now. Bounded as the main one's wait is.
+    func finish(waitingForIdle: Bool, grace: Double, eventsGrace: Double) {
+        if !waitingForIdle { quit(from: .signal(name: "quit")) }
+        for screen in running where !screen.player.waitUntilFinished(graceAfterShutDown: grace) {
+            Console.shared.log("warning: screen \(screen.name): the player did not stop within \(grace) s of the quit; exiting anyway")
+        }
+        running.forEach { $0.delivery.finish(waitingAtMost: eventsGrace) }
+    }
+
+    /// What each screen plays now, for `status`'s `screens`.
+    func playing(_ name: String) -> [String: any Sendable]? {
+        guard let screen = running.first(where: { $0.name == name }) else { return nil }
+        return Self.describe(screen.player.status().playback)
+    }
+
+    static func describe(_ playback: PlaybackStatus) -> [String: any Sendable] {
+        var fields: [String: any Sendable] = ["state": "\(playback.state)", "itemCount": playback.itemCount]
+        if let index = playback.itemIndex {
+            fields["index"] = index
+            fields["url"] = playback.itemURL
+        }
+        return fields
+    }
+}
+
+/// The player whose status a screen's events fold into, set once it is made.
+private final class StatusFolder: @unchecked Sendable {
+    weak var player: QueuePlayer?
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// `marquee play` with `displays:`, headless: two screens play their own playlists at once, each
+/// at its own mode's size, each gapless on its own present thread; a third mirrors one of them.
+@Suite(.serialized) struct MultiScreenCLITests {
+    static let frame = 0.04 // 25 fps
+
+    /// left.mp4: 2 s of testsrc2 at 25 fps (50 frames); right.mp4 and right2.webm: 1 s each (25 frames).
+    static let workspace: Result<URL, CLIFixtures.Failure> = {
+        do {
+            let folder = try CLIFixtures.workspace(prefix: "marquee-screens-cli-")
+            func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+            let video = ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25"]
+            try CLIFixtures.runFFmpeg(video + ["-t", "2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path("left.mp4")])
+            try CLIFixtures.runFFmpeg(video + ["-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path("right.mp4")])
+            try CLIFixtures.runFFmpeg(video + ["-t", "1", "-c:v", "libvpx-vp9", "-deadline", "realtime", path("right2.webm")])
+            try Data("""
+                displays:
+                  - name: left
+                    connector: HDMI-A-1
+                    mode: 320x180
+                    playlist:
+                      repeat: off
+                      items: [left.mp4]
+                  - name: right
+                    connector: HDMI-A-2
+                    mode: 200x200
+                    playlist:
+                      repeat: off
+                      items: [right.mp4, right2.webm]
+                  - name: copy
+                    connector: DP-1
+                    mode: 64x64
+                    mirror: right
+                """.utf8).write(to: folder.appendingPathComponent("screens.yaml"))
+            return .success(folder)
+        } catch let failure as CLIFixtures.Failure {
+            return .failure(failure)
+        } catch {
+            return .failure(CLIFixtures.Failure(description: "could not make the multi-screen test media: \(error)"))
+        }
+    }()
+
+    @Test func twoScreensPlayTheirOwnPlaylistsAtOnceGapless() throws {
+        let folder = try Self.workspace.get()
+        let run = try PlayerRun(arguments: ["play", "screens.yaml", "--output", "headless", "--clock", "fast", "--exit-when-idle",
+                                            "--control", "none", "--input", "none"], in: folder)
+        #expect(run.waitForExit(seconds: 60) == 0, "\(run.standardError())")
+
+        let left = run.events(), right = run.events(ofScreen: "right")
+        func urls(_ events: [[String: Any]]) -> [String] {
+            events.filter { $0["event"] as? String == "itemStarted" }.compactMap { ($0["url"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } }
+        }
+        #expect(urls(left) == ["left.mp4"])
+        #expect(urls(right) == ["right.mp4", "right2.webm"])
+        // Each screen's timeline has no gap and no repeat: frame n at n/25 s, across its items.
+        for (name, events, count) in [("left", left, 50), ("right", right, 50)] {
+            let times = events.filter { $0["event"] as? String == "frame" && $0["dropped"] == nil }.compactMap { $0["time"] as? Double }
+            #expect(times.count == count, "\(name): \(times.count) frames")
+            #expect(times.enumerated().allSatisfy { abs($1 - Double($0) * Self.frame) < 0.0005 }, "\(name): \(times)")
+        }
+        // The other screen's journal lines say whose they are.
+        #expect(run.standardError().contains("screen right: item 2/2 started"), "\(run.standardError())")
+    }
+
+    @Test func checkAcceptsTheScreensAndNamesAMistake() throws {
+        let folder = try Self.workspace.get()
+        let text = try String(contentsOf: folder.appendingPathComponent("screens.yaml"), encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "mirror: right", with: "mirror: middle").utf8)
+            .write(to: folder.appendingPathComponent("bad-screens.yaml"))
+        let good = try MarqueeProcess.run(["check", "screens.yaml"], in: folder)
+        #expect(good.status == 0, "\(good.standardError)")
+        let bad = try MarqueeProcess.run(["check", "bad-screens.yaml"], in: folder)
+        #expect(bad.status == 1)
+        #expect(bad.standardError.contains("bad-screens.yaml:17:13: error: screen 'copy' mirrors an unknown screen 'middle' (expected 'left' or 'right')")
+                || bad.standardOutput.contains("bad-screens.yaml:17:13: error: screen 'copy' mirrors an unknown screen 'middle' (expected 'left' or 'right')"),
+                "\(bad.standardOutput)\(bad.standardError)")
+    }
+}
