@@ -85,7 +85,13 @@ echo "uptime_probe=$t_probe uptime_play=$t_play uptime_end=$t_end"
 "$marquee" play "$s/sync.yaml" --output headless:320x180 --audio null --input none --control none \
   --events "$s/sync.jsonl" --trace-frames > "$s/sync.txt" 2>&1 &
 pid=$!
-sleep 4
+# Stepped while it plays: after its first frame (starting over 9p can take seconds under load).
+i=0
+while ! grep -q '"event":"frame"' "$s/sync.jsonl" 2>/dev/null; do
+  i=$((i + 1)); [ $i -le 600 ] || fail "the frame-locked player showed no frame in 60 s"
+  sleep 0.1
+done
+sleep 2
 date -s "@$(( $(date +%s) - 100 ))" > /dev/null || fail "date -s failed"
 echo "clock_stepped_at=$(date +%s.%N)"
 sleep 4
