@@ -126,6 +126,31 @@ import Testing
         #expect(Double(statuses.messages().count) <= 5 * seconds + 3, "\(statuses.messages().count) statuses in \(seconds) s")
     }
 
+    /// A dashboard that subscribes while nothing happens (a paused screen: no events, the next
+    /// periodic status 30 s away) is told the status at once: it is published retained.
+    @Test func aSubscriberArrivingWhileNothingHappensGetsTheStatusAtOnce() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let statuses = try MosquittoSubscription(broker: broker, topic: "marquee/quiet/status")
+        let (folder, path) = try config(broker: broker, topic: "quiet")
+        let run = try play(path, in: folder)
+        defer { _ = run.terminate() }
+        #expect(waitFor(run, "mqtt: connected to"), "\(run.standardError())")
+        #expect(run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+        #expect(try broker.publish("marquee/quiet/command", #"{"command":"pause"}"#))
+        #expect(statuses.wait { $0.contains { json($0.payload)["state"] as? String == "paused" } }, "\(statuses.messages().suffix(2))")
+        // Quiet: nothing is published for a while, so what a new subscriber gets is the retained copy.
+        Thread.sleep(forTimeInterval: 1)
+        let published = statuses.messages().count
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(statuses.messages().count == published, "a status was published meanwhile: \(statuses.messages().suffix(2))")
+
+        let started = ContinuousClock.now
+        let status = json(try broker.receive("marquee/quiet/status", seconds: 2).first ?? "")
+        #expect(status["state"] as? String == "paused", "a new subscriber got \(status) within 2 s")
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
     @Test func aKilledPlayerLeavesItsLastWill() throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }

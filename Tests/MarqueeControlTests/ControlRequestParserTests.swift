@@ -18,6 +18,9 @@ import Testing
         (#"{"command":"setScaling","mode":"fill"}"#, ControlRequest(id: nil, command: .action(.setScaling(.fill)))),
         (#"{"command":"setVolume","volume":0.5}"#, ControlRequest(id: nil, command: .action(.setVolume(0.5)))),
         (#"{"command":"mute","muted":false}"#, ControlRequest(id: nil, command: .action(.setMuted(false)))),
+        // `mute` alone mutes (as the command's name says); only "muted":false unmutes.
+        (#"{"command":"mute"}"#, ControlRequest(id: nil, command: .action(.setMuted(true)))),
+        (#"{"command":"mute","muted":true}"#, ControlRequest(id: nil, command: .action(.setMuted(true)))),
         (#"{"command":"rate","rate":2}"#, ControlRequest(id: nil, command: .action(.setRate(2)))),
         (#"{"command":"rate","rate":0.25}"#, ControlRequest(id: nil, command: .action(.setRate(0.25)))),
         (#"{"command":"rate","rate":4.0}"#, ControlRequest(id: nil, command: .action(.setRate(4)))),

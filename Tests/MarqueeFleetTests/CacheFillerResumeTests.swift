@@ -29,6 +29,30 @@ import Testing
         #expect(fixture.logged.contains { $0.contains("drop.mp4: body cut short") && $0.contains("retrying in") })
     }
 
+    /// A link that drops every few minutes: each cut that got further counts as the first failure
+    /// in a row, so a large file is fetched across as many cuts as it takes (here nine, more than
+    /// twice the four failures in a row that give an item up).
+    @Test func cutsThatEachMakeProgressNeverGiveTheFileUp() throws {
+        let body = CacheFixture.bytes(300_000, seed: 43)
+        let sha = CacheFixture.sha256(of: body)
+        let server = try LoopbackHTTPServer(routes: ["/chopped.mp4": .choppedFile(body, contentType: "video/mp4", every: 30_000)])
+        defer { server.stop() }
+        let fixture = CacheFixture()
+        let transport = RecordingTransfer()
+        let retry = RetryPolicy(base: .milliseconds(10), cap: .milliseconds(20), jitter: 0, permanentAttempts: 2, transientAttempts: 4)
+        let filler = CacheFiller(cache: try fixture.cache(), transport: transport, options: .init(retry: retry), log: fixture.log)
+        defer { filler.stop() }
+        let recorder = FillRecorder()
+        let url = try #require(URL(string: server.url("/chopped.mp4")))
+
+        filler.fill([CacheWant(url: url, sha256: sha)], handlers: recorder.handlers)
+
+        let path = try #require(recorder.settled()?[url]?.path, "\(fixture.logged)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == body)
+        #expect(transport.requests.map(\.resumeFrom) == stride(from: 0, to: 300_000, by: 30_000).map { Int64($0) })
+        #expect(!fixture.logged.contains { $0.contains("times in a row") }, "\(fixture.logged)")
+    }
+
     @Test func aLeftoverPartResumesInANewCacheInstance() throws {
         let body = CacheFixture.bytes(400_000, seed: 42)
         let sha = CacheFixture.sha256(of: body)

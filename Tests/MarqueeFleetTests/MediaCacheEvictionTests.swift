@@ -69,6 +69,25 @@ import Testing
         #expect(cache.totalBytes == 4_300 + Int64(DurableFile.size(of: cache.partial(for: kept).sidecarPath) ?? 0))
     }
 
+    /// A download in progress (its part file kept) takes room on disk like any file: the media
+    /// files make room for it, so the folder as a whole stays within `maxBytes`.
+    @Test func keptPartialDownloadsCountAgainstTheBound() throws {
+        let fixture = CacheFixture()
+        let (cache, names) = try filledCache(fixture, maxBytes: 3_000)
+        let downloading = try #require(URL(string: "https://cms.example.net/downloading.mp4"))
+        try fixture.writePart(Data(count: 1_000), for: downloading, in: cache)
+        let partial = 1_000 + Int64(DurableFile.size(of: cache.partial(for: downloading).sidecarPath) ?? 0)
+
+        let eviction = cache.evict(keeping: [downloading])
+
+        // 4,000 bytes of media and the part: b, c and d go (least recently used first), a stays.
+        #expect(eviction.removedFiles == [names[1], names[2], names[3]], "\(eviction.removedFiles)")
+        #expect(fixture.mediaFiles == [names[0]])
+        #expect(cache.partial(for: downloading).size == 1_000)
+        #expect(cache.totalBytes == 1_000 + partial)
+        #expect(cache.totalBytes <= 3_000, "the cache holds \(cache.totalBytes) bytes against a 3,000-byte bound")
+    }
+
     @Test func unindexedFilesGoBeforeAnyIndexedOne() throws {
         let fixture = CacheFixture()
         let (cache, names) = try filledCache(fixture, maxBytes: 4_000)

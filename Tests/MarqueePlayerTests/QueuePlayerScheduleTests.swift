@@ -221,6 +221,33 @@ import Testing
         #expect(recorder.timed.contains { $0.event == .daypartChanged(daypart: nil, itemCount: 0, immediately: true) })
     }
 
+    /// A screen left running follows its timetable for as long as it runs: the agenda looks six
+    /// changes ahead (three days of one daily window), and the player asks for the next agenda
+    /// before it runs out. Thirty simulated days of a two-second lunch window each day, on the
+    /// virtual clock (the player jumps from one window to the next while nothing is scheduled).
+    @Test func aTimetableIsFollowedForAMonthFarPastTheAgendasLookAhead() {
+        let (player, recorder) = Self.play([
+            (Daypart(name: "lunch", schedule: Self.window("12:00:00", "12:00:02"), interrupt: true, itemSchedules: [nil]), ["lunch"]),
+        ], start: Self.at("11:59:59"))
+        player.start()
+        let days = 30
+        let lunches = { (events: [PlayerEvent]) in
+            events.filter { $0 == .daypartChanged(daypart: "lunch", itemCount: 1, immediately: true) }.count
+        }
+        #expect(recorder.recorder.wait(seconds: 60) { lunches($0) >= days })
+        Self.stop(player)
+
+        // Each day the lunch window opened at 12:00:00 on the wall clock (1 s after the start, then
+        // a day apart), and its item started then.
+        #expect(lunches(recorder.recorder.events) >= days, "the timetable was followed for \(lunches(recorder.recorder.events)) days")
+        let starts = recorder.starts.filter { $0.url == "lunch" }
+        #expect(starts.count >= days, "\(starts.count) lunches started")
+        for (day, start) in starts.prefix(days).enumerated() {
+            let due = MediaTime(seconds: 1 + Int64(day) * 86_400)
+            #expect(start.at >= due && start.at <= due + MediaTime(1, per: 10), "day \(day + 1): lunch started at \(start.at.seconds) s, due at \(due.seconds) s")
+        }
+    }
+
     @Test func aReloadedTimetableReplacesTheOneFollowed() {
         // Playing the default loop at 11:00; the reloaded config has lunch now and the screen off
         // from 11:00:05 (the reloader works the agenda out off the present thread, as here).

@@ -49,6 +49,40 @@ private let frame25 = MediaTime(1, per: 25)
         #expect(events.contains(.itemEnded(index: 0, url: "slow", reason: .playbackEnded, message: nil)))
     }
 
+    /// The sound holds with the picture: sound decoded ahead of a stalled picture (here 1 s of it)
+    /// does not play on under the frozen frame.
+    /// The device plays in real time and pauses as ALSA's hardware pause does.
+    @Test func theSoundHoldsWithThePictureWhileAStallIsWaitedOut() throws {
+        let device = PausableTestDevice()
+        let media = ScriptedMedia(["slow": .stallingWithSound(frames: 75, frameDuration: frame25, stallingAt: 50, seconds: 1.5,
+                                                              audioLead: MediaTime(seconds: 1))])
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let heard = Mutex<(atStall: Int64?, atResume: Int64?)>((nil, nil))
+        let player = QueuePlayer(items: [QueueItem(url: "slow")], settings: settings, opener: media,
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 16, height: 9)), audio: device,
+                                 clock: MonotonicClock(), events: { event in
+                                     switch event {
+                                     case .playbackStalled:
+                                         heard.withLock { $0.atStall = device.heard }
+                                     case .playbackStateChanged(from: .interrupted, to: .playing):
+                                         heard.withLock { $0.atResume = device.heard }
+                                     default: break
+                                     }
+                                 })
+        player.start()
+        player.waitUntilFinished()
+
+        let (atStall, atResume) = heard.withLock { $0 }
+        let stall = try #require(atStall, "no stall")
+        let resume = try #require(atResume, "no resume")
+        // Silence while the picture holds (the events are stamped a few milliseconds late at most);
+        // played on, the half second of sound still ahead of the picture would be heard.
+        let during = Double(resume - stall) / 48
+        #expect(during < 60, "\(Int(during)) ms of sound under the frozen picture")
+    }
+
     /// A resumed item is given a run: it waits for its read-ahead to fill, not for the next frame,
     /// so a source at half speed does not stall on every other frame.
     @Test func aStallWaitsForTheReadAheadSoPlaybackResumesForARun() {

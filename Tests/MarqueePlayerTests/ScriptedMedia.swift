@@ -13,6 +13,10 @@ final class ScriptedMedia: MediaOpening {
         case audioOnly(seconds: Int)
         /// Like `video`, but decoding frame `stallingAt` takes `seconds` of real time (a server that stalls).
         case stalling(frames: Int, frameDuration: MediaTime, stallingAt: Int, seconds: Double)
+        /// Like `stalling`, with sound decoded `audioLead` ahead of the pictures (the audio packets
+        /// of a stream come before its video, or a read-ahead holds more of one than the other): the
+        /// sound is there to play on under the frozen picture.
+        case stallingWithSound(frames: Int, frameDuration: MediaTime, stallingAt: Int, seconds: Double, audioLead: MediaTime)
         /// Like `video`, from a source that delivers `mediaPerSecond` seconds of media per second of
         /// real time from its open, fetching up to `readAhead` ahead of decoding (a slow link): a
         /// picture decodes once its span has arrived, and `readAheadStatus` says what has.
@@ -39,6 +43,11 @@ final class ScriptedMedia: MediaOpening {
         case .stalling(let frames, let frameDuration, let stallingAt, let seconds)?:
             let reader = ScriptedReader(url: url, frameCount: frames, frameDuration: frameDuration, still: false, audio: false)
             reader.stall = (stallingAt, seconds)
+            return reader
+        case .stallingWithSound(let frames, let frameDuration, let stallingAt, let seconds, let audioLead)?:
+            let reader = ScriptedReader(url: url, frameCount: frames, frameDuration: frameDuration, still: false, audio: true)
+            reader.stall = (stallingAt, seconds)
+            reader.audioLead = audioLead
             return reader
         case .trickling(let frames, let frameDuration, let rate, let readAhead)?:
             let reader = ScriptedReader(url: url, frameCount: frames, frameDuration: frameDuration, still: false, audio: false)
@@ -110,6 +119,10 @@ final class ScriptedReader: MediaReader {
     var stall: (frame: Int, seconds: Double)?
     /// A slow source the pictures wait for.
     var trickle: TrickleSource?
+    /// How far ahead of each picture its sound is decoded.
+    var audioLead = MediaTime.zero
+    /// Audio frames decoded so far (pictures with sound).
+    private var audioDecodedTo: Int64 = 0
 
     var readAheadStatus: ReadAheadStatus { trickle?.status ?? .local }
 
@@ -133,6 +146,7 @@ final class ScriptedReader: MediaReader {
         while frame + 10 < frameCount && frameDuration * Int64(frame + 10) <= time { frame += 10 }
         position = frame
         pendingAudio = []
+        audioDecodedTo = 0
         audioPosition = (frameCount == 0 ? time : frameDuration * Int64(frame)).ticks(timescale: 48000)
     }
 
@@ -156,9 +170,11 @@ final class ScriptedReader: MediaReader {
             return .audio(block(from: audioPosition, count: count, format: audioFormat))
         }
         guard let picture = try nextPicture() else { return nil }
-        // The audio under this picture, in blocks of at most 1024 frames.
-        let end = (picture.pts + frameDuration).ticks(timescale: rate)
-        var start = picture.pts.ticks(timescale: rate)
+        // The audio under this picture (and `audioLead` past it), in blocks of at most 1024 frames.
+        let itemEnd = (frameDuration * Int64(frameCount)).ticks(timescale: rate)
+        let end = min(itemEnd, (picture.pts + frameDuration + audioLead).ticks(timescale: rate))
+        var start = max(picture.pts.ticks(timescale: rate), audioDecodedTo)
+        audioDecodedTo = max(audioDecodedTo, end)
         while start < end {
             let count = min(1024, end - start)
             pendingAudio.append(block(from: start, count: count, format: audioFormat))

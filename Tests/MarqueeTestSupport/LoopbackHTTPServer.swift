@@ -42,6 +42,10 @@ public final class LoopbackHTTPServer: Sendable {
         /// bytes before `after` are sent; a request starting at or past `after` is answered in full:
         /// a connection that drops mid-download while the server stays up, so a reconnect resumes.
         case droppingFile(Data, contentType: String, after: Int)
+        /// Answers like `.file` but closes every response once `every` bytes of it are sent: a link
+        /// that drops every few minutes while the server stays up, each reconnect resuming and
+        /// getting a little further.
+        case choppedFile(Data, contentType: String, every: Int)
         /// Answers like `.file` (byte ranges honoured) with an `ETag` and a `Last-Modified`: 304 to an
         /// `If-None-Match` naming the ETag or an `If-Modified-Since` equal to the date, and the whole
         /// file (200) to a range whose `If-Range` names another ETag. `setRoute` with a new ETag is a
@@ -217,6 +221,9 @@ public final class LoopbackHTTPServer: Sendable {
                 return
             }
             sendClosing(body, contentType: contentType, after: after, range: request.range, on: connection)
+        case .choppedFile(let body, let contentType, let every)?:
+            let start = request.range?.start ?? 0
+            sendClosing(body, contentType: contentType, after: min(body.count, start + every), range: request.range, on: connection)
         case .throttledTaggedFile(let body, let contentType, let etag, let bytesPerSecond)?:
             let unchanged = request.headers["if-range"].map { $0 == etag } ?? true
             sendThrottled(body, contentType: contentType, bytesPerSecond: bytesPerSecond, range: unchanged ? request.range : nil,

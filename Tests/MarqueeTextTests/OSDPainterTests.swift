@@ -75,6 +75,23 @@ import MarqueeMedia
         #expect(try painter.paint(nothing, width: 768, pixelSize: 24).size.height == 0)
     }
 
+    /// Muted, the OSD says so whatever brought it up: a key other than a volume key shows the
+    /// panel with no volume set, and "Muted" is still on row 3.
+    @Test func mutedIsSaidEvenWhenNoVolumeWasSet() throws {
+        var content = Self.content
+        content.repeatMode = "off"
+        content.numericEntry = nil
+        content.volume = nil
+        content.muted = true
+        let text = try OCRReadBackTests.read(try Self.screen(showing: content).0, pageSegmentation: 11)
+        #expect(text.contains("Muted"), "\(text)")
+        let painter = OSDPainter(text: try TestFont.renderer())
+        content.muted = false
+        let unmuted = try painter.paint(content, width: 768, pixelSize: 24).size.height
+        content.muted = true
+        #expect(try painter.paint(content, width: 768, pixelSize: 24).size.height > unmuted, "no row 3 for Muted")
+    }
+
     @Test func theProgressBarIsFilledInProportionToProgress() throws {
         let painter = OSDPainter(text: try TestFont.renderer())
         func filled(_ progress: Double?, show: Set<OSDElement>) throws -> Int {
