@@ -15,15 +15,7 @@ public final class CECDisplayPower: DisplayPowerSwitching, @unchecked Sendable {
     private let osdName: String
     private let log: CECLog
 
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    /// What the player asked for last and the thread has not taken yet.
-    private var wish: Bool?
-    /// The thread is sending (a wish it took, or the claim at start).
-    private var busy = true
-    /// The thread has ended (the adapter could not be used, or `finish`).
-    private var ended = false
-    private var finishing = false
+    private let wishes = CECWishHandOff()
 
     /// Starts the thread, which opens `path` and claims an address.
     public init(path: String, osdName: String = "Marquee", log: CECLog) {
@@ -32,11 +24,7 @@ public final class CECDisplayPower: DisplayPowerSwitching, @unchecked Sendable {
         self.log = log
         let thread = Thread { [self] in
             run()
-            condition.withLock {
-                ended = true
-                busy = false
-                condition.broadcast()
-            }
+            wishes.end()
         }
         thread.name = "marquee.cec"
         thread.start()
@@ -44,23 +32,13 @@ public final class CECDisplayPower: DisplayPowerSwitching, @unchecked Sendable {
 
     /// Never throws: the outcome is logged by the thread.
     public func setDisplayPower(on: Bool) throws {
-        condition.withLock {
-            wish = on
-            condition.broadcast()
-        }
+        wishes.post(on)
     }
 
     /// On the way out: waits up to `seconds` for a wish not sent yet (a displayOff just before
     /// quitting), then ends the thread. A thread stuck in the driver is left behind.
     public func finish(waitingAtMost seconds: Double) {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        while !ended && (busy || wish != nil) {
-            if !condition.wait(until: deadline) { break }
-        }
-        finishing = true
-        condition.broadcast()
-        condition.unlock()
+        wishes.finish(waitingAtMost: seconds)
     }
 
     // MARK: The thread
@@ -98,7 +76,7 @@ public final class CECDisplayPower: DisplayPowerSwitching, @unchecked Sendable {
             log.error("cec: \(path): cannot claim a Playback address: \(error); playing on without HDMI-CEC")
             return
         }
-        while let on = nextWish() {
+        while let on = wishes.take() {
             let messages: [(CECLogicalAddress, CECPhysicalAddress) -> CECMessage] = on
                 ? [{ from, _ in .imageViewOn(from: from) }, { from, address in .activeSource(from: from, physicalAddress: address) }]
                 : [{ from, _ in .standby(from: from) }]
@@ -141,19 +119,6 @@ public final class CECDisplayPower: DisplayPowerSwitching, @unchecked Sendable {
 
     private func gone(_ error: CECError) {
         log.error("cec: \(path) is gone (\(error.message)); no more HDMI-CEC until marquee restarts")
-    }
-
-    /// Waits for a wish and takes it; nil once `finish` is called.
-    private func nextWish() -> Bool? {
-        condition.lock()
-        defer { condition.unlock() }
-        busy = false
-        condition.broadcast()
-        while wish == nil && !finishing { condition.wait() }
-        guard !finishing, let taken = wish else { return nil }
-        wish = nil
-        busy = true
-        return taken
     }
 }
 
