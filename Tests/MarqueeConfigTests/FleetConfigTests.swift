@@ -101,14 +101,37 @@ import Testing
                 - file:///opt/local.mp4
               bogus: 1
             """, from: url, localFolder: URL(fileURLWithPath: "/tmp"))
+        // A server's config never reaches a local file: a spoofed or compromised CMS could put any
+        // picture on the device on screen.
         #expect(result.diagnostics.map(\.description) == [
+            "https://cms.example/screens/lobby.yaml:6:7: error: a fetched config plays http(s) media only, not local files ('file:///opt/local.mp4')",
             "https://cms.example/screens/lobby.yaml:7:3: error: unknown key 'bogus' in playlist (expected 'repeat', 'seed', 'actionAtItemEnd', 'items' or 'schedule')",
         ], "\(result.diagnostics)")
-        let fixed = ConfigurationLoader.load(fetchedText: "playlist:\n  items: [media/a.mp4, /shared/b.png, 'https://cdn.example/c.mp4', 'file:///opt/local.mp4']\n",
+        let fixed = ConfigurationLoader.load(fetchedText: "playlist:\n  items: [media/a.mp4, /shared/b.png, 'https://cdn.example/c.mp4']\n",
                                              from: url, localFolder: URL(fileURLWithPath: "/tmp"))
         #expect(fixed.configuration?.playlist.items.map(\.location.description) == [
-            "https://cms.example/screens/media/a.mp4", "https://cms.example/shared/b.png",
-            "https://cdn.example/c.mp4", "/opt/local.mp4",
+            "https://cms.example/screens/media/a.mp4", "https://cms.example/shared/b.png", "https://cdn.example/c.mp4",
         ])
+    }
+
+    @Test func aFetchedConfigNamingALocalFileAnywhereIsRefused() throws {
+        let url = URL(string: "http://cms.example/lobby.json")!
+        for item in ["file:///etc/marquee/secret.png", "file://localhost/root/x.mp4", "FILE:///opt/a.mp4"] {
+            let result = ConfigurationLoader.load(fetchedText: #"{"playlist": {"items": ["\#(item)"]}}"#, from: url,
+                                                  localFolder: URL(fileURLWithPath: "/tmp"))
+            #expect(result.configuration == nil, "\(item)")
+            #expect(result.diagnostics.contains { $0.description.contains("a fetched config plays http(s) media only") }, "\(result.diagnostics)")
+        }
+        let dayparts = ConfigurationLoader.load(fetchedText: """
+            schedule: {timezone: UTC}
+            playlists:
+              lunch:
+                schedule: {from: "11:00", to: "14:00"}
+                items: [file:///opt/lunch.mp4]
+              default:
+                items: [a.mp4]
+            """, from: URL(string: "https://cms.example/d.yaml")!, localFolder: URL(fileURLWithPath: "/tmp"))
+        #expect(dayparts.diagnostics.contains { $0.description.contains(":5:") && $0.description.contains("http(s) media only") },
+                "\(dayparts.diagnostics)")
     }
 }

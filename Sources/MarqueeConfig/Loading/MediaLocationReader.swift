@@ -20,6 +20,12 @@ struct MediaLocationReader {
             log.error(at: position, error.message)
             return nil
         case .success(let location):
+            // A config from a server (which a compromised or spoofed CMS may write) shows what is
+            // served, never a file that happens to be on the device.
+            if mediaBase != nil, case .file = location {
+                log.error(at: position, "a fetched config plays http(s) media only, not local files ('\(text.trimmingCharacters(in: .whitespaces))')")
+                return nil
+            }
             if checkingMediaFiles, case .file(let path) = location, !FileManager.default.fileExists(atPath: path) {
                 log.warning(at: position, "media file not found: \(path)")
             }
