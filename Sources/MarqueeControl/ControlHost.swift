@@ -9,6 +9,9 @@ public protocol ControlHost: Sendable {
     func loadPlaylist(_ load: ControlLoad) -> Result<LoadedPlaylist, LoadRejection>
     /// The PNG file's bytes for a screenshot.
     func pngData(_ canvas: Canvas) throws -> [UInt8]
+    /// Writes a screenshot as `name` into the player's screenshots folder (never anywhere else);
+    /// the file's path.
+    func saveScreenshot(_ png: [UInt8], named name: String) throws -> String
     /// The output, audio device and input devices, for `status`: JSON-ready values.
     func deviceStatus() -> [String: any Sendable]
 }

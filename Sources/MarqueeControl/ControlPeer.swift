@@ -14,22 +14,28 @@ public struct ControlPeer: Sendable, Hashable, CustomStringConvertible {
     public let pid: Int32
     /// What its commands are recorded as coming from.
     public let source: CommandSource
+    /// What it may ask for (each command declares the role it needs).
+    public let role: ControlRole
 
-    public init(id: Int, uid: UInt32, gid: UInt32, pid: Int32) {
+    /// A client of the control socket: `admin`, since the socket's mode already limits who may
+    /// connect to its owner and group.
+    public init(id: Int, uid: UInt32, gid: UInt32, pid: Int32, role: ControlRole = .admin) {
         self.id = id
         self.uid = uid
         self.gid = gid
         self.pid = pid
         self.source = .control(client: id, uid: uid, pid: pid)
+        self.role = role
     }
 
-    /// A client of another transport, its commands recorded as from `source`.
-    public init(id: Int, source: CommandSource) {
+    /// A client of another transport, its commands recorded as from `source`, granted `role`.
+    public init(id: Int, source: CommandSource, role: ControlRole) {
         self.id = id
         self.uid = 0
         self.gid = 0
         self.pid = 0
         self.source = source
+        self.role = role
     }
 
     private static let nextID = Atomic<Int>(1)
@@ -46,7 +52,7 @@ public struct ControlPeer: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static func == (lhs: ControlPeer, rhs: ControlPeer) -> Bool {
-        lhs.id == rhs.id && lhs.uid == rhs.uid && lhs.gid == rhs.gid && lhs.pid == rhs.pid && lhs.source == rhs.source
+        lhs.id == rhs.id && lhs.uid == rhs.uid && lhs.gid == rhs.gid && lhs.pid == rhs.pid && lhs.source == rhs.source && lhs.role == rhs.role
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -80,6 +80,13 @@ public final class ControlService: @unchecked Sendable {
     private func perform(_ request: ControlRequest, from peer: ControlPeer) {
         let source = peer.source
         let id = request.id
+        let needed = request.command.requiredRole
+        guard peer.role >= needed else {
+            let grant = if case .mqtt = source { "; mqtt.allow: [\(needed.rawValue)] grants it" } else { "" }
+            log("control: refused \(request.command.name) from \(peer): it needs the \(needed.rawValue) role, the client has \(peer.role.rawValue)")
+            reply(to: peer.id, id: id, .failure("\(request.command.name) needs the \(needed.rawValue) role; this client has \(peer.role.rawValue)\(grant)"))
+            return
+        }
         switch request.command {
         case .action(let action):
             if case .playItem(let index) = action {
@@ -127,7 +134,7 @@ public final class ControlService: @unchecked Sendable {
             // The present thread copies the picture between frames; the PNG is made here, not there.
             player.screenshot { [weak self] canvas in
                 guard let self else { return }
-                work.async { self.deliverScreenshot(canvas, path: path, peer: peer.id, id: id) }
+                work.async { self.deliverScreenshot(canvas, path: path, from: source, peer: peer.id, id: id) }
             }
         }
     }
@@ -147,6 +154,7 @@ public final class ControlService: @unchecked Sendable {
     private func load(_ load: ControlLoad, from source: CommandSource, peer: Int, id: ControlRequestID?) {
         switch host.loadPlaylist(load) {
         case .failure(let rejection):
+            log("control: load from \(source) refused: \(rejection.summary)")
             reply(to: peer, id: id, .failure(rejection.summary, extra: ["diagnostics": rejection.diagnostics]))
         case .success(let loaded):
             switch load.mode {
@@ -160,7 +168,7 @@ public final class ControlService: @unchecked Sendable {
         }
     }
 
-    private func deliverScreenshot(_ canvas: Canvas?, path: String?, peer: Int, id: ControlRequestID?) {
+    private func deliverScreenshot(_ canvas: Canvas?, path: String?, from source: CommandSource, peer: Int, id: ControlRequestID?) {
         guard let canvas else {
             reply(to: peer, id: id, .failure("no picture to read back: nothing is on screen, or the output cannot read its buffer"))
             return
@@ -169,14 +177,17 @@ public final class ControlService: @unchecked Sendable {
             let png = try host.pngData(canvas)
             var fields: [String: Any] = ["width": canvas.size.width, "height": canvas.size.height, "bytes": png.count]
             if let path {
-                try Data(png).write(to: URL(fileURLWithPath: path), options: .atomic)
-                fields["path"] = path
+                let written = try host.saveScreenshot(png, named: path)
+                log("control: screenshot written to \(written) for \(source)")
+                fields["path"] = written
             } else {
                 fields["png"] = Data(png).base64EncodedString()
             }
             reply(to: peer, id: id, .success(fields))
         } catch {
-            reply(to: peer, id: id, .failure("screenshot\(path.map { " to \($0)" } ?? ""): \(error.localizedDescription)"))
+            let cause = (error as? CustomStringConvertible)?.description ?? error.localizedDescription
+            log("control: screenshot\(path.map { " as \($0)" } ?? "") for \(source) failed: \(cause)")
+            reply(to: peer, id: id, .failure("screenshot\(path.map { " as \($0)" } ?? ""): \(cause)"))
         }
     }
 

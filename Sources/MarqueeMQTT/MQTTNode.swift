@@ -15,6 +15,8 @@ public struct MQTTNodeSettings: Sendable {
     public var username: String?
     public var password: String?
     public var publishesEvents = false
+    /// The role of whoever publishes on `TOPIC/command` (config `mqtt.allow`).
+    public var role: ControlRole = .control
     /// The retained status is published at most once per `statusDebounce` after a change, and
     /// every `statusInterval` seconds in any case.
     public var statusDebounce = 0.25
@@ -71,7 +73,7 @@ public final class MQTTNode: ControlTransport, @unchecked Sendable {
         options.minimumRetryDelay = settings.minimumRetryDelay
         options.maximumRetryDelay = settings.maximumRetryDelay
         client = try MQTTClient(options: options)
-        peer = ControlPeer(id: ControlPeer.allocateID(), source: .mqtt(topic: "\(settings.topic)/command"))
+        peer = ControlPeer(id: ControlPeer.allocateID(), source: .mqtt(topic: "\(settings.topic)/command"), role: settings.role)
     }
 
     /// `127.0.0.1:1883`

@@ -34,6 +34,7 @@ final class MQTTEndpoint: @unchecked Sendable {
         settings.usesTLS = configuration.usesTLS
         settings.caFile = configuration.caFile
         settings.publishesEvents = configuration.events
+        settings.role = configuration.role
         if let path = configuration.credentials {
             switch CredentialsFile.read(path) {
             case .success(let (username, password)):

@@ -188,7 +188,9 @@ final class PlaybackSession {
                                          entryChanged: { player.showNumericEntry($0) })
         let host = SessionControlHost(settings: settings, overrides: overrides,
                                       output: Self.outputStatus(video, rotation: plan.settings.displayRotation),
-                                      audioDevice: audio.deviceName)
+                                      audioDevice: audio.deviceName,
+                                      roots: LoadRoots(configPath: plan.configPath, cacheDirectory: fleet != nil ? plan.cache.resolvedDirectory() : nil),
+                                      screenshots: ScreenshotFolder.choose(socketFolder: Self.socketFolder(plan.control.socket)))
         host.attach(input)
         if let fleet { host.attach(cacheStatus: { fleet.status() }) }
         if let sync = plan.sync, syncPlanner != nil {
@@ -238,6 +240,16 @@ final class PlaybackSession {
             player.setContentNote("Waiting for the config from \(label)")
         }
         fleet.startPolling(reloader: reloader, player: player, folder: folder, stored: stored)
+    }
+
+    /// The folder the control socket is made in; nil without a socket.
+    private static func socketFolder(_ socket: ControlConfiguration.Socket) -> String? {
+        let path: String? = switch socket {
+        case .none: nil
+        case .path(let given): given
+        case .automatic: ControlSocketLocation.defaultPath()
+        }
+        return path.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
     }
 
     /// The wall clock a timetable is read on: the system's; on the virtual clock, the start time

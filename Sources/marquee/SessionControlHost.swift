@@ -20,12 +20,18 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
     private var cacheStatus: (@Sendable () -> [String: any Sendable]?)?
     private var syncStatus: (@Sendable () -> [String: any Sendable])?
     private var screens: (@Sendable () -> [[String: any Sendable]])?
+    /// The folders `load` may read configs and local media from.
+    private let roots: LoadRoots
+    private let screenshots: ScreenshotFolder
 
-    init(settings: PlayerSettings, overrides: PlanOverrides, output: [String: any Sendable], audioDevice: String) {
+    init(settings: PlayerSettings, overrides: PlanOverrides, output: [String: any Sendable], audioDevice: String,
+         roots: LoadRoots, screenshots: ScreenshotFolder) {
+        self.screenshots = screenshots
         self.overrides = overrides
         self.baseSettings = settings
         self.output = output
         self.audioDevice = audioDevice
+        self.roots = roots
     }
 
     func attach(_ input: InputMonitor?) {
@@ -57,7 +63,16 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
         do {
             switch load.source {
             case .path(let path):
-                plan = try PlaybackPlan.fromConfig(path: path)
+                if let refusal = roots.refusal(ofConfig: path) {
+                    return .failure(LoadRejection(summary: "\(path): not loaded: \(refusal)", diagnostics: []))
+                }
+                let result = ConfigurationLoader.load(path: path)
+                // Diagnostics quote the file: shown only for a file that reads as a config at all.
+                guard result.isConfig else {
+                    return .failure(LoadRejection(summary: "\(path): not loaded: not a config file (no playlist or other config section in it)",
+                                                  diagnostics: []))
+                }
+                plan = try PlaybackPlan.fromConfig(result, path: path)
             case .playlist(let json):
                 // Relative media paths resolve against the player's working folder.
                 let result = ConfigurationLoader.load(text: json, format: .json, path: Self.requestLabel)
@@ -75,6 +90,10 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
         } catch {
             return .failure(LoadRejection(summary: "\(labelFor(load)): \(error)", diagnostics: []))
         }
+        let media = plan.items + (plan.schedule?.playlists.flatMap(\.items) ?? [])
+        if let outside = media.lazy.compactMap({ self.roots.refusal(ofMedia: $0.url) }).first {
+            return .failure(LoadRejection(summary: "\(labelFor(load)): not loaded: \(outside)", diagnostics: []))
+        }
         overrides.apply(to: &plan)
         // The screen's rotation is what it was opened with (a plane may turn it).
         plan.settings.displayRotation = baseSettings.displayRotation
@@ -91,6 +110,10 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
 
     func pngData(_ canvas: Canvas) throws -> [UInt8] {
         try PNGWriter.pngData(canvas)
+    }
+
+    func saveScreenshot(_ png: [UInt8], named name: String) throws -> String {
+        try screenshots.write(png, named: name)
     }
 
     func deviceStatus() -> [String: any Sendable] {

@@ -247,11 +247,13 @@ import Testing
         let off = stride(from: 0, to: pixels.count, by: 3).filter { pixels[$0] > 8 || pixels[$0 + 1] > 8 || abs(Int(pixels[$0 + 2]) - 128) > 8 }
         #expect(off.isEmpty, "\(off.count) pixels are not navy")
 
-        let written = folder.appendingPathComponent("written-\(UUID().uuidString.prefix(6)).png").path
-        let toFile = try player.request(["command": "screenshot", "path": written])
-        #expect(toFile["ok"] as? Bool == true && toFile["path"] as? String == written && FileManager.default.fileExists(atPath: written))
+        // Written by the player: a new file of that name in its screenshots folder (beside the socket).
+        let name = "written-\(UUID().uuidString.prefix(6)).png"
+        let written = URL(fileURLWithPath: player.socketPath).deletingLastPathComponent().appendingPathComponent("screenshots/\(name)").path
+        let toFile = try player.request(["command": "screenshot", "path": name])
+        #expect(toFile["ok"] as? Bool == true && toFile["path"] as? String == written && FileManager.default.fileExists(atPath: written), "\(toFile)")
         let refused = try player.request(["command": "screenshot", "path": "/nonexistent-folder/x.png"])
-        #expect(refused["ok"] as? Bool == false && (refused["error"] as? String)?.contains("/nonexistent-folder/x.png") == true, "\(refused)")
+        #expect(refused["ok"] as? Bool == false && (refused["error"] as? String)?.contains("'/nonexistent-folder/x.png' is not a file name") == true, "\(refused)")
         #expect(player.run.terminate() == 0)
     }
 

@@ -151,6 +151,45 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(2))
     }
 
+    /// Anyone who can publish on the command topic steers playback, but may not load, reload, quit
+    /// or write a screenshot to disk unless `mqtt.allow` grants admin (issue 33's roles).
+    @Test func mqttClientsControlButDoNotAdministerUnlessAllowed() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let replies = try MosquittoSubscription(broker: broker, topic: "marquee/roles/reply")
+        let (folder, path) = try config(broker: broker, topic: "roles")
+        let run = try play(path, in: folder)
+        defer { _ = run.terminate() }
+        #expect(waitFor(run, "mqtt: connected to"), "\(run.standardError())")
+        for (id, request) in [(1, #""command":"load","path":"\#(path)""#), (2, #""command":"screenshot","path":"x.png""#),
+                              (3, #""command":"quit""#), (4, #""command":"reload""#), (5, #""command":"pause""#),
+                              (6, #""command":"screenshot""#), (7, #""command":"status""#)] {
+            #expect(try broker.publish("marquee/roles/command", "{\"id\":\(id),\(request)}"))
+        }
+        #expect(replies.wait { $0.count >= 7 }, "\(replies.messages())")
+        let answers = Dictionary(replies.messages().map { json($0.payload) }.compactMap { answer in (answer["id"] as? Int).map { ($0, answer) } },
+                                 uniquingKeysWith: { first, _ in first })
+        for id in 1...4 {
+            #expect(answers[id]?["ok"] as? Bool == false, "\(id): \(String(describing: answers[id]))")
+            #expect((answers[id]?["error"] as? String)?.contains("needs the admin role; this client has control; mqtt.allow: [admin] grants it") == true,
+                    "\(String(describing: answers[id]))")
+        }
+        for id in 5...7 { #expect(answers[id]?["ok"] as? Bool == true, "\(id): \(String(describing: answers[id]).prefix(200))") }
+        #expect(waitFor(run, "control: refused load from mqtt (marquee/roles/command)"), "\(run.standardError())")
+        #expect(run.process.isRunning, "a quit over MQTT ended the player")
+
+        // Granted admin, a reload is done.
+        let (adminFolder, adminPath) = try config(broker: broker, topic: "roles-admin", extra: "  allow: [admin]")
+        let admin = try play(adminPath, in: adminFolder)
+        defer { _ = admin.terminate() }
+        let adminReplies = try MosquittoSubscription(broker: broker, topic: "marquee/roles-admin/reply")
+        #expect(waitFor(admin, "mqtt: connected to"), "\(admin.standardError())")
+        #expect(try broker.publish("marquee/roles-admin/command", #"{"id":1,"command":"reload"}"#))
+        #expect(adminReplies.wait { $0.contains { json($0.payload)["id"] as? Int == 1 } }, "\(adminReplies.messages())")
+        #expect(adminReplies.messages().map { json($0.payload) }.first { $0["id"] as? Int == 1 }?["ok"] as? Bool == true,
+                "\(adminReplies.messages())")
+    }
+
     @Test func aKilledPlayerLeavesItsLastWill() throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
@@ -329,7 +368,7 @@ import Testing
             "mqtt.yaml:5:8: error: unsupported scheme 'http' in 'http://broker:1883' (expected mqtt or mqtts)",
             "mqtt.yaml:6:10: error: topic 'marquee/#' must not hold the wildcards '+' or '#'",
             "mqtt.yaml:7:11: error: expected true or false, found 'often'",
-            "mqtt.yaml:10:3: error: unknown key 'password' in mqtt (expected 'url', 'topic', 'credentials', 'events' or 'tls')",
+            "mqtt.yaml:10:3: error: unknown key 'password' in mqtt (expected 'url', 'topic', 'credentials', 'events', 'tls' or 'allow')",
         ], "\(outcome)")
 
         try Data("""

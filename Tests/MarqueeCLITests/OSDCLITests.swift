@@ -25,8 +25,11 @@ import Testing
     /// A screenshot the player writes to `name` in `folder`; its path.
     static func screenshot(_ player: ControlledPlayer, folder: URL, name: String) throws -> String {
         let path = folder.appendingPathComponent(name).path
-        let reply = try player.request(["command": "screenshot", "path": path])
-        guard reply["ok"] as? Bool == true else { throw ControlSocketError("screenshot failed: \(reply)") }
+        let reply = try player.request(["command": "screenshot"])
+        guard reply["ok"] as? Bool == true, let png = (reply["png"] as? String).flatMap({ Data(base64Encoded: $0) }) else {
+            throw ControlSocketError("screenshot failed: \(reply.filter { $0.key != "png" })")
+        }
+        try png.write(to: URL(fileURLWithPath: path))
         return path
     }
 

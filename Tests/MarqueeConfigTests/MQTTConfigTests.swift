@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeConfig
+import MarqueeCore
 import Testing
 
 /// `mqtt:`: absent means no MQTT; the URL gives host, port and TLS; the topic defaults to
@@ -61,7 +62,21 @@ import Testing
             "4:8: error: port 99999 is out of range (1 to 65535)",
             "5:10: error: topic '/lobby' must not be empty or begin or end with '/'",
             "6:17: error: expected a file of CA certificates (PEM), found an empty string",
-            "7:3: error: unknown key 'retain' in mqtt (expected 'url', 'topic', 'credentials', 'events' or 'tls')",
+            "7:3: error: unknown key 'retain' in mqtt (expected 'url', 'topic', 'credentials', 'events', 'tls' or 'allow')",
         ], "\(diagnostics)")
+    }
+
+    @Test func allowGrantsTheHighestRoleListedAndDefaultsToControl() throws {
+        func role(_ yaml: String) throws -> (ControlRole?, [String]) {
+            let (mqtt, diagnostics, _) = try Self.load("playlist:\n  items: [a.mp4]\nmqtt:\n  url: mqtt://127.0.0.1:1883\n" + yaml)
+            return (mqtt?.role, diagnostics)
+        }
+        #expect(try role("").0 == .control)
+        #expect(try role("  allow: [admin]\n").0 == .admin)
+        #expect(try role("  allow: observe\n").0 == .observe)
+        #expect(try role("  allow: [observe, admin]\n").0 == .admin)
+        let (bad, diagnostics) = try role("  allow: [root]\n")
+        #expect(bad == nil)
+        #expect(diagnostics.first?.contains("5:11: error: unknown control role 'root'") == true, "\(diagnostics)")
     }
 }

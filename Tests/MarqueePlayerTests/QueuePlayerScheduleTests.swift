@@ -234,7 +234,11 @@ import Testing
         let lunches = { (events: [PlayerEvent]) in
             events.filter { $0 == .daypartChanged(daypart: "lunch", itemCount: 1, immediately: true) }.count
         }
-        #expect(recorder.recorder.wait(seconds: 60) { lunches($0) >= days })
+        let started = { (events: [PlayerEvent]) in
+            events.filter { if case .itemStarted(_, "lunch", _) = $0 { true } else { false } }.count
+        }
+        // The 30th window's item on screen, not only its change said (the first frame comes after).
+        #expect(recorder.recorder.wait(seconds: 60) { lunches($0) >= days && started($0) >= days })
         Self.stop(player)
 
         // Each day the lunch window opened at 12:00:00 on the wall clock (1 s after the start, then

@@ -1,12 +1,13 @@
 import Foundation
+import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let mqttKeys = ["url", "topic", "credentials", "events", "tls"]
+    static let mqttKeys = ["url", "topic", "credentials", "events", "tls", "allow"]
     static let mqttTLSKeys = ["caFile"]
 
     /// `mqtt: {url: mqtt://broker:1883, topic: marquee/lobby, credentials: FILE, events: false,
-    /// tls: {caFile: PATH}}`; paths are relative to the config's folder.
+    /// tls: {caFile: PATH}, allow: [admin]}`; paths are relative to the config's folder.
     mutating func decodeMQTT(_ node: Node) -> MQTTConfiguration {
         var mqtt = MQTTConfiguration()
         guard let fields = fields(of: node, in: "mqtt", allowed: Self.mqttKeys) else { return mqtt }
@@ -41,6 +42,13 @@ extension ConfigurationDecoder {
         }
         if let node = fields["events"]?.value, let events = bool(node) {
             mqtt.events = events
+        }
+        if let node = fields["allow"]?.value {
+            // A role, or a list of them: the highest one listed is granted.
+            let nodes: [Node] = if case .sequence(let sequence) = node { Array(sequence) } else { [node] }
+            let roles: [ControlRole] = nodes.compactMap { choice($0, named: "control role") }
+            if roles.count == nodes.count, let highest = roles.max() { mqtt.role = highest }
+            if nodes.isEmpty { log.error(at: SourcePosition(of: node), "expected a control role (observe, control or admin), found an empty list") }
         }
         if let tls = fields["tls"], let tlsFields = self.fields(of: tls.value, in: "mqtt.tls", allowed: Self.mqttTLSKeys) {
             if let node = tlsFields["caFile"]?.value, let text = string(node, expected: "a file of CA certificates (PEM)") {

@@ -53,6 +53,7 @@ public enum ConfigurationLoader {
                              baseDirectory: URL, mediaBase: URL?, checkingMediaFiles: Bool) -> ConfigurationLoadResult {
         var log = DiagnosticLog(file: name)
         var configuration: MarqueeConfiguration?
+        var isConfig = format == .m3u
 
         switch format {
         case .m3u:
@@ -62,6 +63,9 @@ public enum ConfigurationLoader {
         case .yaml, .json:
             let document = YAMLDocumentComposer.compose(text, log: &log)
             if let root = document.root {
+                if case .mapping(let mapping) = root {
+                    isConfig = mapping.keys.contains { $0.string.map(ConfigurationDecoder.sections.contains) ?? false }
+                }
                 var decoder = ConfigurationDecoder(log: log, baseDirectory: baseDirectory,
                                                    duplicateKeySentinels: document.duplicateKeySentinels,
                                                    checkingMediaFiles: checkingMediaFiles, mediaBase: mediaBase)
@@ -72,7 +76,7 @@ public enum ConfigurationLoader {
             }
         }
         return ConfigurationLoadResult(configuration: log.hasErrors ? nil : configuration,
-                                       diagnostics: log.sortedDiagnostics)
+                                       diagnostics: log.sortedDiagnostics, isConfig: isConfig)
     }
 
     /// UTF-8; an M3U (unlike M3U8) may also be Latin-1, as old playlist tools wrote them.

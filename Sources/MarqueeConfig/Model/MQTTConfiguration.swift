@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeCore
 
 /// `mqtt:`: the player as a node of a fleet, steered and watched through an MQTT broker. No
 /// `mqtt:` section: no MQTT.
@@ -18,12 +19,15 @@ public struct MQTTConfiguration: Sendable, Equatable, Codable {
     /// `tls.caFile`: the CA certificates the broker's is checked against (mqtts only); nil: the
     /// system's (/etc/ssl/certs).
     public var caFile: String?
+    /// `allow`: the role commands over MQTT get (anyone who can publish on `TOPIC/command` has it).
+    /// `control` by default: no `load`, `reload`, `quit` or screenshot to disk.
+    public var role: ControlRole
 
     public static let defaultURL = "mqtt://127.0.0.1:1883"
 
     public init(url: String = MQTTConfiguration.defaultURL, host: String = "127.0.0.1", port: Int = 1883, usesTLS: Bool = false,
                 topic: String = MQTTConfiguration.defaultTopic(), credentials: String? = nil, events: Bool = false,
-                caFile: String? = nil) {
+                caFile: String? = nil, role: ControlRole = .control) {
         self.url = url
         self.host = host
         self.port = port
@@ -32,6 +36,7 @@ public struct MQTTConfiguration: Sendable, Equatable, Codable {
         self.credentials = credentials
         self.events = events
         self.caFile = caFile
+        self.role = role
     }
 
     /// `marquee/` and the machine's host name.
