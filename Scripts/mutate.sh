@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's mutation check: do the tests bite? Applies each one-line mutation listed in
 # Scripts/mutations.txt in turn (the exact text in its file replaced), rebuilds incrementally, runs
-# the test suites the mutation names, restores the file, and prints a table: killed (by which
+# the test suites the mutation names (or, for `tests: sh:COMMAND`, a command such as a guest suite),
+# restores the file, and prints a table: killed (by which
 # tests) or survived, and the kill rate. A trap restores any mutated file, so the tree is never left
 # changed, whatever ends the run. Not part of CI: each mutation costs a rebuild of its module and the
 # test bundle (1 to 3 minutes on two cores), so the whole list takes tens of minutes.
@@ -91,17 +92,24 @@ rows=$(parse "$@") || { echo "mutate: fix $list first" >&2; exit 1; }
 
 # failing TESTLOG: the tests that failed or recorded an issue, comma-separated.
 failing() {
-  grep -E '^✘ Test ' "$1" | sed -E 's/^✘ Test ([^ ]+).*/\1/' | sed -E 's/\(.*\)$//' | sort -u | paste -sd, -
+  grep -E '^✘ Test ' "$1" | grep -v '^✘ Test run with' | sed -E 's/^✘ Test ([^ ]+).*/\1/' | sed -E 's/\(.*\)$//' | sort -u | paste -sd, -
 }
 
 echo "mutate: building the unmutated tree" >&2
 swift build --build-tests > "$work/build.log" 2>&1 || { tail -20 "$work/build.log" >&2; echo "mutate: the tree does not build" >&2; exit 1; }
-filters=$(printf '%s\n' "$rows" | cut -f5 | paste -sd'|' -)
+filters=$(printf '%s\n' "$rows" | cut -f5 | grep -v '^sh:' | paste -sd'|' -)
 echo "mutate: the suites the list names must pass first" >&2
-if ! timeout "$timeout_s" swift test --skip-build --disable-xctest --filter "$filters" > "$work/baseline.log" 2>&1; then
+if [ -n "$filters" ] && ! timeout "$timeout_s" swift test --skip-build --disable-xctest --filter "$filters" > "$work/baseline.log" 2>&1; then
   echo "mutate: they fail without any mutation: $(failing "$work/baseline.log")" >&2
   exit 1
 fi
+# A mutation whose `tests` is `sh:COMMAND` is caught by a command (a guest suite): it must pass too.
+while IFS= read -r command; do
+  if ! timeout "$timeout_s" bash -c "$command" > "$work/baseline.log" 2>&1; then
+    echo "mutate: '$command' fails without any mutation: $(grep -m3 '^FAIL' "$work/baseline.log" | paste -sd';' -)" >&2
+    exit 1
+  fi
+done < <(printf '%s\n' "$rows" | cut -f5 | sed -n 's/^sh://p' | sort -u)
 
 killed=0; total=0; table=""
 while IFS=$'\t' read -r id file line what tests; do
@@ -115,13 +123,17 @@ while IFS=$'\t' read -r id file line what tests; do
     result="did not build"; by="$(grep -m1 'error:' "$work/build.log" | cut -c1-120)"
   else
     status=0
-    timeout "$timeout_s" swift test --skip-build --disable-xctest --filter "$tests" > "$work/test.log" 2>&1 || status=$?
+    if [[ $tests == sh:* ]]; then
+      timeout "$timeout_s" bash -c "${tests#sh:}" > "$work/test.log" 2>&1 || status=$?
+    else
+      timeout "$timeout_s" swift test --skip-build --disable-xctest --filter "$tests" > "$work/test.log" 2>&1 || status=$?
+    fi
     if [ $status -eq 124 ]; then
       result="killed"; by="timed out after ${timeout_s} s"; killed=$((killed + 1))
     elif [ $status -ne 0 ]; then
-      by=$(failing "$work/test.log")
+      if [[ $tests == sh:* ]]; then by=$(grep '^FAIL' "$work/test.log" | cut -d: -f1 | paste -sd, -); else by=$(failing "$work/test.log"); fi
       result="killed"; by=${by:-"the test run failed (exit $status)"}; killed=$((killed + 1))
-    elif ! grep -qE 'Test run with [1-9][0-9]* tests? .*passed' "$work/test.log"; then
+    elif [[ $tests != sh:* ]] && ! grep -qE 'Test run with [1-9][0-9]* tests? .*passed' "$work/test.log"; then
       result="ran no test"; by="filter '$tests' matched nothing"
     else
       result="SURVIVED"; by="-"

@@ -8,7 +8,8 @@ Content-Range; 416 past the end) unless an If-Range names another version, and s
 16 KB chunks, those of each --slow PATH paced to its rate (a slow link: a download that can be
 cut midway, or one that loses a race). Each
 request is one JSON line in LOG, written when it begins and flushed at once (a power cut loses
-nothing already logged): path, range, if-range, status, and the first byte sent. Touches
+nothing already logged): path, range, if-range, status, the first byte sent, and `t`, the
+monotonic clock's time (clock-step-test.sh times polls by it across wall-clock steps). Touches
 LOG + '.ready' once it listens.
 """
 import http.server, json, os, sys, time
@@ -26,7 +27,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def record(self, **fields):
         log.write(json.dumps(dict(path=self.path, range=self.headers.get('Range'),
-                                  ifRange=self.headers.get('If-Range'), **fields)) + '\n')
+                                  ifRange=self.headers.get('If-Range'), t=time.monotonic(), **fields)) + '\n')
         log.flush()
         os.fsync(log.fileno())
 

@@ -16,7 +16,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     public let format: AudioFormat
     public let options: ALSAOutputOptions
     private let log: @Sendable (String) -> Void
-    private let lock = NSCondition()
+    private let lock = MonotonicCondition()
 
     // Under `lock`.
     private var pcm: ALSAPCM?
@@ -74,7 +74,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         defer { lock.unlock() }
         while done < total {
             if isPaused {
-                _ = lock.wait(until: Date(timeIntervalSinceNow: 0.05))
+                _ = lock.wait(seconds: 0.05)
                 continue
             }
             if pcm == nil { reopenIfDue() }
@@ -98,10 +98,10 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
                     suspendReported = false
                     accept(frames: frames, bytes: frames * pcm.setup.bytesPerFrame)
                 case .wouldBlock:
-                    _ = lock.wait(until: Date(timeIntervalSinceNow: waitForRoom(on: pcm, frames: chunk)))
+                    _ = lock.wait(seconds: waitForRoom(on: pcm, frames: chunk))
                 case .underrun, .suspended:
                     reportInterruption(outcome)
-                    if try !pcm.recover(from: outcome) { _ = lock.wait(until: Date(timeIntervalSinceNow: 0.1)) }
+                    if try !pcm.recover(from: outcome) { _ = lock.wait(seconds: 0.1) }
                 }
             } catch {
                 lose(pcm, because: error)
@@ -278,7 +278,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         if until < now { until = now }
         let lead = Self.duration(options.bufferTime)
         if until - now > lead {
-            _ = lock.wait(until: Date(timeIntervalSinceNow: Self.seconds(until - now - lead)))
+            _ = lock.wait(seconds: Self.seconds(until - now - lead))
             return 0
         }
         pacedUntil = until + .nanoseconds(Int64(Double(chunk) / rate * 1e9))

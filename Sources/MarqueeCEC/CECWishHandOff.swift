@@ -1,11 +1,12 @@
 import Foundation
+import MarqueeCore
 
 /// The hand-off between the player and the CEC thread: the player posts what it wants the TV to be
 /// (on or off) and returns at once; the thread takes the latest wish when it is free, since only
 /// the last one matters to the TV. On the way out, `finish` waits for a wish not yet taken as well
 /// as for one being sent: a displayOff just before quitting must still reach the TV.
 final class CECWishHandOff: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     // Guarded by `condition`.
     /// What the player asked for last and the thread has not taken yet.
     private var wish: Bool?
@@ -26,7 +27,7 @@ final class CECWishHandOff: @unchecked Sendable {
     /// On the way out: waits up to `seconds` for the thread to send what is being sent and what was
     /// posted and not taken yet, then tells it to end. A thread stuck in the driver is left behind.
     func finish(waitingAtMost seconds: Double) {
-        let deadline = Date(timeIntervalSinceNow: seconds)
+        let deadline = ContinuousClock.now + .seconds(seconds)
         condition.lock()
         while !ended && (busy || wish != nil) {
             if !condition.wait(until: deadline) { break }

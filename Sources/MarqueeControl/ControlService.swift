@@ -185,7 +185,7 @@ public final class ControlService: @unchecked Sendable {
             }
             reply(to: peer, id: id, .success(fields))
         } catch {
-            let cause = (error as? CustomStringConvertible)?.description ?? error.localizedDescription
+            let cause = String(describing: error)
             log("control: screenshot\(path.map { " as \($0)" } ?? "") for \(source) failed: \(cause)")
             reply(to: peer, id: id, .failure("screenshot\(path.map { " as \($0)" } ?? ""): \(cause)"))
         }

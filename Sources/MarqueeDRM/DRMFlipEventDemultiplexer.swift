@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeCore
 
 /// Hands each CRTC its own page-flip completions when several screens share one card fd.
 ///
@@ -16,7 +17,7 @@ final class DRMFlipEventDemultiplexer: @unchecked Sendable {
     typealias ReadEvents = (_ timeoutMilliseconds: Int32) -> Result<[UInt32], DRMError>
 
     private let read: ReadEvents
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     /// Completions read but not yet taken by their CRTC's thread.
     private var arrived: Set<UInt32> = []
     /// A thread is in `read`; the others wait on the condition for what it files.
@@ -35,11 +36,11 @@ final class DRMFlipEventDemultiplexer: @unchecked Sendable {
     /// Blocks until `crtcID`'s flip completed; false when it did not within the timeout. Any
     /// other CRTC's completion read meanwhile is kept for its own thread.
     func waitForFlip(on crtcID: UInt32, timeoutMilliseconds: Int32) throws(DRMError) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: Double(timeoutMilliseconds) / 1000)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutMilliseconds))
         condition.lock()
         defer { condition.unlock() }
         while !arrived.contains(crtcID) {
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = (deadline - ContinuousClock.now) / .seconds(1)
             if remaining <= 0 { return false }
             if isReading {
                 // Whoever reads files our event too and broadcasts; or our deadline passes.

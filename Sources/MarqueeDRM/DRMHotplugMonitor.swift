@@ -1,5 +1,6 @@
 import CDRM
 import Foundation
+import MarqueeCore
 import Glibc
 
 /// Watches for screens plugged in and out: the kernel's drm uevents (HOTPLUG=1) over netlink, and
@@ -11,7 +12,7 @@ final class DRMHotplugMonitor: @unchecked Sendable {
     private let ueventFD: Int32
     private let wakeFDs: [Int32]
     private let check: @Sendable () -> Void
-    private let finished = NSCondition()
+    private let finished = MonotonicCondition()
     private var isFinished = false
 
     /// Starts the thread; without a uevent socket (a seccomp filter, an old kernel) it only polls.

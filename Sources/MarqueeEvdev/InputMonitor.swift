@@ -73,7 +73,7 @@ public final class InputMonitor: @unchecked Sendable {
     private var inotifyDescriptor: Int32 = -1
     private var wakeDescriptor: Int32 = -1
 
-    private let lifecycle = NSCondition()
+    private let lifecycle = MonotonicCondition()
     private var threadRunning = false
     private var stopped = false
 

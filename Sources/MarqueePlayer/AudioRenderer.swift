@@ -30,7 +30,7 @@ final class AudioRenderer: @unchecked Sendable {
     private let reportError: @Sendable (String) -> Void
     private var lastError: String?
     private let schedule = BlockingQueue<AudioSegment>(capacity: 64)
-    private let finished = NSCondition()
+    private let finished = MonotonicCondition()
     private var isFinished = false
     private var previousSegmentWasCut = false
     /// The software volume the next write ramps to; set from the present thread.
@@ -42,7 +42,7 @@ final class AudioRenderer: @unchecked Sendable {
     /// present thread to map the device position back to an item's time.
     private let anchors = Mutex<[Anchor]>([])
     static let anchorsKept = 64
-    private let startGate = NSCondition()
+    private let startGate = MonotonicCondition()
     private var isStartHeld = false
     /// Frames handed to the output so far (audio thread only).
     private var framesSubmitted: Int64 = 0
@@ -156,7 +156,7 @@ final class AudioRenderer: @unchecked Sendable {
     /// after `seconds` at most: a device write that never returns is left to the process's exit.
     func finish(waitingAtMost seconds: Double? = nil) {
         schedule.close()
-        let deadline = seconds.map { Date(timeIntervalSinceNow: $0) }
+        let deadline = seconds.map { ContinuousClock.now + .seconds($0) }
         finished.withLock {
             while !isFinished { if !finished.wait(orUntil: deadline) { return } }
         }

@@ -1,11 +1,12 @@
 import Foundation
+import MarqueeCore
 
 /// A bounded FIFO between two real-time threads: the producer blocks while it is full (so a decoder
 /// runs only a few frames ahead and memory stays flat), the consumer blocks while it is empty.
 /// Closing it wakes both for good: pending pushes are dropped, pops drain what is left, then nil;
 /// discarding also drops what is left.
 final class BlockingQueue<Element>: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var elements: [Element] = []
     private var closed = false
     let capacity: Int
@@ -33,13 +34,13 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     func push(_ element: Element, checkingEvery interval: Double, whileWaiting: () -> Void) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        var deadline = Date().addingTimeInterval(interval)
+        var deadline = ContinuousClock.now + .seconds(interval)
         while elements.count >= capacity && !closed {
             if !condition.wait(until: deadline) {
                 condition.unlock()
                 whileWaiting()
                 condition.lock()
-                deadline = Date().addingTimeInterval(interval)
+                deadline = ContinuousClock.now + .seconds(interval)
             }
         }
         guard !closed else { return false }
@@ -74,7 +75,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
 
     /// The oldest element, waiting at most `seconds` of real time.
     func pop(waitingAtMost seconds: Double) -> TimedPop {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = ContinuousClock.now + .seconds(seconds)
         condition.lock()
         defer { condition.unlock() }
         while elements.isEmpty && !closed {

@@ -13,7 +13,7 @@ import MarqueeCore
 public final class EventDeliveryThread: @unchecked Sendable {
     public typealias Delivery = @Sendable (_ event: PlayerEvent, _ secondsSinceStart: Double) -> Void
 
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var pending: [(event: PlayerEvent, seconds: Double)] = []
     private var discarded = 0
     private var isFinishing = false
@@ -49,7 +49,7 @@ public final class EventDeliveryThread: @unchecked Sendable {
     /// `seconds` when given (a write that never returns is not waited for). Events posted afterwards
     /// are ignored.
     public func finish(waitingAtMost seconds: Double? = nil) {
-        let deadline = seconds.map { Date(timeIntervalSinceNow: $0) }
+        let deadline = seconds.map { ContinuousClock.now + .seconds($0) }
         condition.withLock {
             isFinishing = true
             condition.broadcast()

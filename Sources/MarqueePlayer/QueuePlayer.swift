@@ -61,11 +61,11 @@ public final class QueuePlayer: @unchecked Sendable {
     }
 
     /// Guards `pendingRequests` and `isShutDown`, and wakes the present thread.
-    let control = NSCondition()
+    let control = MonotonicCondition()
     var pendingRequests: [Request] = []
     var isShutDown = false
     /// When `shutDown` was first asked for: from then on, waiting for the run loop is bounded.
-    private var shutDownAt: Date?
+    private var shutDownAt: ContinuousClock.Instant?
     private var runLoopEnded = false
     /// After a quit, how long the run loop's end waits for the audio thread to finish writing.
     static let audioFinishAfterQuit = 1.0
@@ -310,7 +310,7 @@ public final class QueuePlayer: @unchecked Sendable {
     public func shutDown() {
         control.lock()
         isShutDown = true
-        if shutDownAt == nil { shutDownAt = Date() }
+        if shutDownAt == nil { shutDownAt = .now }
         control.broadcast()
         control.unlock()
     }
@@ -324,7 +324,7 @@ public final class QueuePlayer: @unchecked Sendable {
         defer { control.unlock() }
         while !runLoopEnded {
             if let grace, let shutDownAt {
-                if !control.wait(until: shutDownAt.addingTimeInterval(grace)) { return runLoopEnded }
+                if !control.wait(until: shutDownAt + .seconds(grace)) { return runLoopEnded }
             } else {
                 control.wait()
             }
@@ -361,7 +361,7 @@ public final class QueuePlayer: @unchecked Sendable {
             control.lock()
             if pendingRequests.isEmpty && !isShutDown {
                 let wait = min(Self.heartbeatInterval, redraw?.seconds ?? Self.heartbeatInterval)
-                _ = control.wait(until: Date(timeIntervalSinceNow: wait))
+                _ = control.wait(seconds: wait)
             }
         }
         control.unlock()
@@ -377,7 +377,7 @@ public final class QueuePlayer: @unchecked Sendable {
             let slice = min(deadline - now, .milliseconds(Int(Self.heartbeatInterval * 1000)))
             control.lock()
             if pendingRequests.isEmpty && !isShutDown {
-                _ = control.wait(until: Date(timeIntervalSinceNow: slice / .seconds(1)))
+                _ = control.wait(until: ContinuousClock.now + slice)
             }
             control.unlock()
         }

@@ -29,7 +29,7 @@ final class RemoteConfigPoller: @unchecked Sendable {
     private let onUnchanged: @Sendable () -> Void
     /// Tells the status card why nothing plays yet (no config has ever been fetched).
     private let note: @Sendable (String?) -> Void
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     /// Under `condition`.
     private var wakeEarly = false
     private var stopped = false
@@ -90,7 +90,7 @@ final class RemoteConfigPoller: @unchecked Sendable {
         while condition.withLock({ !stopped }) {
             poll()
             let jitter = Double.random(in: 0.9...1.1)
-            let deadline = Date().addingTimeInterval(source.interval * jitter)
+            let deadline = ContinuousClock.now + .seconds(source.interval * jitter)
             condition.withLock {
                 while !stopped && !wakeEarly && condition.wait(until: deadline) {}
                 wakeEarly = false

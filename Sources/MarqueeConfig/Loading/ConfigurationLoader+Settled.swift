@@ -13,7 +13,7 @@ extension ConfigurationLoader {
     /// place cannot be told from a finished one: write a temporary file and rename it instead.
     public static func loadSettled(path: String, quietPeriod: Double = 0.3, timeout: Double = 10,
                                    checkingMediaFiles: Bool = true) -> ConfigurationLoadResult {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .seconds(timeout)
         while true {
             guard let (text, stamp) = readWithStamp(path) else {
                 // Missing, a folder, unreadable, not UTF-8: the ordinary loader says which.
@@ -27,7 +27,7 @@ extension ConfigurationLoader {
             if FileStamp(path: path) == stamp {
                 return load(text: text, format: ConfigurationFormat(path: path), path: path, checkingMediaFiles: checkingMediaFiles)
             }
-            if Date() > deadline {
+            if ContinuousClock.now > deadline {
                 var log = DiagnosticLog(file: path)
                 log.error(at: .start, "the config file kept changing for \(Int(timeout)) s; not read")
                 return ConfigurationLoadResult(configuration: nil, diagnostics: log.sortedDiagnostics)

@@ -42,7 +42,7 @@ final class PacketReadAhead: @unchecked Sendable {
     let target: MediaTime
     /// The streams whose packet timestamps measure the buffer (those being decoded), with their time bases.
     private let timeBases: [Int: AVRational]
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     /// Hears each HLS segment skipped because the server would not give it.
     private let warn: @Sendable (String) -> Void
     /// Closes the timeline over skipped HLS segments; the read thread's alone, except `skipped`
