@@ -24,7 +24,7 @@ public struct CurlHTTPClient: HTTPTransferring {
 
     public func download(_ request: HTTPRequest, appendingTo path: String, onHead: (HTTPResponseHead) -> Void,
                          progress: (_ bytesOnDisk: Int64, _ expectedTotal: Int64?) -> Bool) throws(HTTPTransferError) -> HTTPResponseHead {
-        let file = try FileBody(path: path, resumeFrom: request.resumeFrom)
+        let file = try FileBody(path: path, resumeFrom: request.resumeFrom, limit: request.maxFileBytes)
         // The transfer only holds the callbacks while `run` blocks, so they never really escape.
         let outcome = withoutActuallyEscaping(onHead) { onHead in
             withoutActuallyEscaping(progress) { progress in

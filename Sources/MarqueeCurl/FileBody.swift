@@ -11,10 +11,13 @@ final class FileBody: BodySink {
     private let resumeOffset: Int64
     private var start: Int64?
     private var written: Int64 = 0
+    /// The most the file may hold; nil: no bound.
+    private let limit: Int64?
     /// Told the head once the file is positioned, before the body's first byte (`onHead`).
     var onBegin: ((ResponseHeaders, _ resumedFrom: Int64) -> Void)?
 
-    init(path: String, resumeFrom: Int64) throws(HTTPTransferError) {
+    init(path: String, resumeFrom: Int64, limit: Int64? = nil) throws(HTTPTransferError) {
+        self.limit = limit
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Self.failure("cannot open \(path)", errno) }
         self.path = path
@@ -49,11 +52,13 @@ final class FileBody: BodySink {
         guard lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
             throw Self.failure("cannot seek in \(path)", errno)
         }
+        if let limit, let announced = headers.contentLength, offset + announced > limit { throw .tooLarge(limit) }
         start = offset
         onBegin?(headers, offset)
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPTransferError) {
+        if let limit, bytesHeld + Int64(bytes.count) > limit { throw .tooLarge(limit) }
         var done = 0
         while done < bytes.count {
             let count = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)

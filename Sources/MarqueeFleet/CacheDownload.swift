@@ -14,6 +14,8 @@ struct CacheDownload {
         case permanent(String)
         /// No retry helps (the disk stays full after an eviction).
         case failedForGood(String)
+        /// Refused without a try, for a reason already logged (a body that outgrew the cache).
+        case leftOut(String)
     }
 
     /// What one transfer led to, before the retries within this turn.
@@ -41,6 +43,8 @@ struct CacheDownload {
         }
         if let path = cache.cachedFile(for: want.url, sha256: want.sha256) { return .cached(path: path) }
         if let sha256 = want.sha256, let path = cache.adoptExisting(url: want.url, sha256: sha256) { return .cached(path: path) }
+        // Said once, when its body ran over; not fetched again until the config changes.
+        if let reason = cache.oversizedReason(for: want.url) { return .leftOut(reason) }
         var madeRoom = false
         var startedOver = false
         while !isCancelled() {
@@ -71,8 +75,11 @@ struct CacheDownload {
         if !resuming {
             do { partial = try cache.startPartial(for: url) } catch { return step(for: error) }
         }
-        let request = HTTPRequest(url: url, resumeFrom: partial.size, ifRange: resuming ? partial.validators.ifRange : nil,
+        var request = HTTPRequest(url: url, resumeFrom: partial.size, ifRange: resuming ? partial.validators.ifRange : nil,
                                   maxBytesPerSecond: maxBytesPerSecond, security: want.security)
+        // A server that never ends a body (or lies about it) must not fill the disk: no file may
+        // be larger than the whole cache.
+        request.maxFileBytes = cache.maxBytes
         let clock = ContinuousClock()
         var lastReport: ContinuousClock.Instant?
         let head: HTTPResponseHead
@@ -89,6 +96,12 @@ struct CacheDownload {
                 return true
             }
         } catch {
+            if case .tooLarge(let limit) = error {
+                cache.discardPartial(for: url)
+                let reason = "cache: \(CredentialRedaction.redacted(url.absoluteString)): larger than the whole cache may hold (\(limit) bytes, cache.maxBytes); left out until the config changes"
+                cache.markOversized(url, reason: reason)
+                return .done(.failedForGood(reason))  // logged by the filler, once
+            }
             return step(for: error, resumedFrom: partial.size)
         }
         let path: String

@@ -139,8 +139,12 @@ extension CacheFiller {
             } else {
                 retryLater(&item, line: "cache: \(shownURL): \(reason)")
             }
+        case .failedForGood(let reason) where reason.hasSuffix("left out until the config changes"):
+            failure = reason
         case .failedForGood(let reason):
             failure = reason.hasPrefix("cache: ") ? "\(reason); \(shownURL) not cached" : "cache: \(shownURL): \(reason)"
+        case .leftOut(let reason):
+            item.result = .failed(reason)
         }
         if let failure {
             log(failure)

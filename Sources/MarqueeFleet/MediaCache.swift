@@ -26,6 +26,9 @@ public final class MediaCache: Sendable {
     let warn: @Sendable (String) -> Void
     let now: @Sendable () -> Date
     let state: Mutex<State>
+    /// URLs whose body ran past what the cache may hold: not fetched again until the config changes
+    /// (`forgetOversized`), so a body that never ends does not fill the disk at every check.
+    private let oversized = Mutex<[URL: String]>([:])
 
     struct State {
         var index: MediaCacheIndex
@@ -132,5 +135,20 @@ public final class MediaCache: Sendable {
         return names.sorted().compactMap { name in
             DurableFile.size(of: (folder as NSString).appendingPathComponent(name)).map { (name, $0) }
         }
+    }
+
+    /// Remembers that `url`'s body outgrew the cache, with the line that said so.
+    func markOversized(_ url: URL, reason: String) {
+        oversized.withLock { $0[url] = reason }
+    }
+
+    /// Why `url` is not fetched again (its body outgrew the cache); nil when it may be.
+    func oversizedReason(for url: URL) -> String? {
+        oversized.withLock { $0[url] }
+    }
+
+    /// A new config: every URL may be tried again.
+    public func forgetOversized() {
+        oversized.withLock { $0 = [:] }
     }
 }

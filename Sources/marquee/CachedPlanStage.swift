@@ -55,7 +55,9 @@ final class CachedPlanStage: @unchecked Sendable {
     }
 
     /// Downloads what `plan` needs, then hands it to `deliver`; returns at once.
-    func stage(_ plan: PlaybackPlan, deliver: @escaping Delivery) {
+    func stage(_ plan: PlaybackPlan, deliver: @escaping Delivery, retrying: Bool = false) {
+        // A new config may name a body that outgrew the cache again: it is given another try.
+        if !retrying { cache.forgetOversized() }
         let wants = plan.cacheWants(security: security)
         let (current, keeping) = lock.withLock { () -> (Int, Set<URL>) in
             generation += 1
@@ -138,7 +140,7 @@ final class CachedPlanStage: @unchecked Sendable {
     func retryFailed() {
         guard let (plan, deliver) = lock.withLock({ incomplete }) else { return }
         logger.info("cache: trying again the media left out of the playlist playing")
-        stage(plan, deliver: deliver)
+        stage(plan, deliver: deliver, retrying: true)
     }
 
     /// "Downloading 2 of 5 files (34 of 120 MB)" on the card while the first playlist waits.

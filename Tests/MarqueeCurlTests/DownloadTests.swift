@@ -26,6 +26,25 @@ import Testing
         #expect(fixture.contents("clip.mp4") == clip)
     }
 
+    /// A body with no end (no Content-Length) stops before the file passes `maxFileBytes`; one
+    /// announced longer than that is refused before its first byte.
+    @Test func aFileNeverGrowsPastItsBound() throws {
+        let endless = try CurlFixture(routes: ["/endless.mp4": .endlessBody(contentType: "video/mp4"),
+                                               "/clip.mp4": .file(clip, contentType: "video/mp4")])
+        defer {
+            endless.stop()
+            fixture.stop()
+        }
+        var request = endless.request("/endless.mp4")
+        request.maxFileBytes = 300_000
+        #expect(throws: HTTPTransferError.tooLarge(300_000)) { try endless.download(request, to: "endless.mp4") }
+        #expect(endless.contents("endless.mp4").count <= 300_000)
+        var announced = endless.request("/clip.mp4")
+        announced.maxFileBytes = 10_000
+        #expect(throws: HTTPTransferError.tooLarge(10_000)) { try endless.download(announced, to: "clip.mp4") }
+        #expect(endless.contents("clip.mp4").isEmpty)
+    }
+
     @Test func aResumeIsA206AppendedAfterThePartialFile() throws {
         defer { fixture.stop() }
         var request = try fixture.resuming("/clip.mp4", into: "clip.mp4", from: 25_000, of: clip)

@@ -126,6 +126,47 @@ import Testing
         #expect(fixture.mediaFiles.isEmpty)
     }
 
+    /// A body that never ends (no Content-Length, a broken or hostile server) is cut once it holds
+    /// more than the whole cache may, its part dropped, in one line; the item is then left out
+    /// without another request until the config changes, so each check of the config does not
+    /// fill the disk again.
+    @Test func aBodyThatNeverEndsIsCutAtTheCachesBoundAndNotFetchedAgainUntilTheConfigChanges() throws {
+        let server = try LoopbackHTTPServer(routes: ["/endless.mp4": .endlessBody(contentType: "video/mp4")])
+        defer { server.stop() }
+        let fixture = CacheFixture()
+        let cache = try fixture.cache(maxBytes: 1_000_000)
+        let filler = CacheFiller(cache: cache, transport: RecordingTransfer(), options: .init(retry: CacheFillerTests.fastRetry), log: fixture.log)
+        defer { filler.stop() }
+        let url = try #require(URL(string: server.url("/endless.mp4")))
+        let line = "cache: \(url.absoluteString): larger than the whole cache may hold (1000000 bytes, cache.maxBytes); left out until the config changes"
+
+        let first = FillRecorder()
+        filler.fill([CacheWant(url: url)], handlers: first.handlers)
+        let result = try #require(first.settled()?[url])
+        guard case .failed(let reason) = result else {
+            Issue.record("the endless body was \(result)")
+            return
+        }
+        #expect(reason == line, "\(reason)")
+        #expect(fixture.partialFiles.isEmpty, "\(fixture.partialFiles)")
+        #expect(fixture.logged.filter { $0.hasPrefix(line) }.count == 1, "\(fixture.logged)")
+
+        // The next check of the same config: left out at once, no request, no new line.
+        let requests = server.requestedPaths.count
+        let again = FillRecorder()
+        filler.fill([CacheWant(url: url)], handlers: again.handlers)
+        #expect(again.settled()?[url] == .failed(reason))
+        #expect(server.requestedPaths.count == requests)
+        #expect(fixture.logged.filter { $0.hasPrefix(line) }.count == 1, "\(fixture.logged)")
+
+        // A new config: tried again.
+        cache.forgetOversized()
+        let fresh = FillRecorder()
+        filler.fill([CacheWant(url: url)], handlers: fresh.handlers)
+        #expect(fresh.settled()?[url] == .failed(reason))
+        #expect(server.requestedPaths.count == requests + 1)
+    }
+
     @Test func aFullDiskEvictsUnreferencedFilesAndRetriesOnce() throws {
         let body = CacheFixture.bytes(20_000, seed: 55)
         let server = try LoopbackHTTPServer(routes: ["/a.mp4": .file(body, contentType: "video/mp4")])

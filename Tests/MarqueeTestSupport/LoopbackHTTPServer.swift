@@ -46,6 +46,9 @@ public final class LoopbackHTTPServer: Sendable {
         /// that drops every few minutes while the server stays up, each reconnect resuming and
         /// getting a little further.
         case choppedFile(Data, contentType: String, every: Int)
+        /// 200 with no `Content-Length` and a body that does not end (64 KB chunks as fast as the
+        /// client reads, until it closes, the server stops, or 1 GiB): a broken or hostile server.
+        case endlessBody(contentType: String)
         /// Answers like `.file` (byte ranges honoured) with an `ETag` and a `Last-Modified`: 304 to an
         /// `If-None-Match` naming the ETag or an `If-Modified-Since` equal to the date, and the whole
         /// file (200) to a range whose `If-Range` names another ETag. `setRoute` with a new ETag is a
@@ -221,6 +224,11 @@ public final class LoopbackHTTPServer: Sendable {
                 return
             }
             sendClosing(body, contentType: contentType, after: after, range: request.range, on: connection)
+        case .endlessBody(let contentType)?:
+            guard send("HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nConnection: close\r\n\r\n", on: connection) else { return }
+            let chunk = Data(repeating: 0x47, count: 65_536)
+            // Bounded all the same (1 GiB): a test server stops by itself.
+            for _ in 0..<16_384 where send(chunk, on: connection) {}
         case .choppedFile(let body, let contentType, let every)?:
             let start = request.range?.start ?? 0
             sendClosing(body, contentType: contentType, after: min(body.count, start + every), range: request.range, on: connection)

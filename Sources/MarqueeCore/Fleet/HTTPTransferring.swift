@@ -48,6 +48,9 @@ public struct HTTPRequest: Sendable, Equatable {
     public var ifRange: String?
     /// Bytes per second at most (`cache.maxRate`); nil: as fast as the link goes.
     public var maxBytesPerSecond: Int64?
+    /// Downloads: the most the file may hold (the part resumed from included); a body announced
+    /// or running past it fails with `tooLarge` before a byte more is written. nil: no bound.
+    public var maxFileBytes: Int64?
     public var security = HTTPSecurity()
     /// How long connecting may take.
     public var connectTimeout: Duration = .seconds(15)

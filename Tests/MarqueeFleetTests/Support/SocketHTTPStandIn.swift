@@ -46,11 +46,14 @@ final class SocketHTTPStandIn: HTTPTransferring {
         defer { Glibc.close(file) }
 
         let total = head.contentLength.map { $0 + head.resumedFrom }
+        // The contract's bound on the file: refused on its announced length, or before a write past it.
+        if let limit = request.maxFileBytes, let total, total > limit { throw .tooLarge(limit) }
         var received: Int64 = 0
         let started = ContinuousClock.now
         var lastProgress = ContinuousClock.now
         while true {
             if !leftover.isEmpty {
+                if let limit = request.maxFileBytes, head.resumedFrom + received + Int64(leftover.count) > limit { throw .tooLarge(limit) }
                 try write(leftover, to: file, path: path)
                 received += Int64(leftover.count)
                 leftover = []
