@@ -63,6 +63,7 @@ mono() { python3 -c 'import time; print(f"{time.monotonic():.3f}")'; }
 wait_for() {  # FILE TEXT SECONDS
   timeout "$3" sh -c 'until grep -qF -- "$2" "$1" 2>/dev/null; do sleep 0.2; done' wait_for "$1" "$2"
 }
+ip link set lo up || echo "cannot bring lo up"
 python3 "$s/fleet-server.py" "$s/www" 8765 "$s/requests.jsonl" 2> "$s/server.txt" &
 i=0; while [ ! -e "$s/requests.jsonl.ready" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 run() {  # NAME ARGUMENT
@@ -74,7 +75,7 @@ run() {  # NAME ARGUMENT
     --output headless:320x180 --audio null --input none --control "/tmp/$name.sock" \
     --events "$s/$name.jsonl" > "$s/$name.log" 2>&1 &
   pid=$!
-  wait_for "$s/$name.jsonl" '"event":"frame"' 60 || echo "$name: no frame in 60 s"
+  wait_for "$s/$name.log" 'first frame on screen' 60 || echo "$name: no frame in 60 s"
   timeout 20 "$marquee" ctl --socket "/tmp/$name.sock" pause >> "$s/ctl.txt" 2>&1
   sleep 3
   echo "$name back=$(mono)"
