@@ -18,14 +18,21 @@ final class FileBody: BodySink {
 
     init(path: String, resumeFrom: Int64, limit: Int64? = nil) throws(HTTPTransferError) {
         self.limit = limit
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Self.failure("cannot open \(path)", errno) }
+        // Never through a link: a symlink or hard link planted where the part file goes would have
+        // the download overwrite what it points at.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw errno == ELOOP ? .file("\(path) is a symbolic link; refused") : Self.failure("cannot open \(path)", errno)
+        }
         self.path = path
         self.descriptor = descriptor
         resumeOffset = max(0, resumeFrom)
-        // Resuming past the end of what is on disk would leave a hole of zeros in the file.
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw Self.failure("cannot stat \(path)", errno) }
+        if (status.st_mode & S_IFMT) == S_IFREG, status.st_nlink != 1 || status.st_uid != geteuid() {
+            throw .file("\(path) is a hard link or another user's file; refused")
+        }
+        // Resuming past the end of what is on disk would leave a hole of zeros in the file.
         guard Int64(status.st_size) >= resumeOffset else {
             throw .file("\(path) holds \(status.st_size) bytes, fewer than the resume offset \(resumeOffset)")
         }

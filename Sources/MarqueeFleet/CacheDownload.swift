@@ -71,6 +71,13 @@ struct CacheDownload {
     private func transfer() -> Step {
         let url = want.url
         var partial = cache.partial(for: url)
+        // A part that is not a plain file of ours (a link planted in the cache) is never written
+        // through: it goes, and the download starts afresh.
+        if partial.size > 0, !DurableFile.isPlainOwnFile(partial.path) {
+            cache.log("cache: \(partial.path) is not a plain file of the player's own (a link?); removed, downloading afresh")
+            cache.discardPartial(for: url)
+            partial = cache.partial(for: url)
+        }
         let resuming = partial.isResumable(verifiedBy: want.sha256)
         if !resuming {
             do { partial = try cache.startPartial(for: url) } catch { return step(for: error) }

@@ -17,9 +17,14 @@ public enum DurableFile {
     }
 
     /// Replaces `path` with `data` atomically: a temp file beside it, fsync, rename, fsync the folder.
+    /// The folder is made again when it went missing (someone deleted the cache while playing);
+    /// the temporary file is always a new one (a link planted in its place is removed, never
+    /// followed: its target would be overwritten).
     public static func writeAtomically(_ data: Data, to path: String, cacheDirectory: String) throws(MediaCacheError) {
+        try makeDirectory((path as NSString).deletingLastPathComponent)
         let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure("create", temporary, errno, cacheDirectory: cacheDirectory) }
         var written = 0
         let writeError: Int32? = data.withUnsafeBytes { bytes in
@@ -55,6 +60,50 @@ public enum DurableFile {
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
             throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
         }
+    }
+
+    /// A new empty file at `path` for the player alone to write: whatever is there (a file, or a
+    /// symlink or hard link planted there) is removed first, and the open neither follows a link
+    /// nor reuses a file. Its folder is made again when missing. The descriptor is the caller's.
+    public static func createFresh(_ path: String, cacheDirectory: String) throws(MediaCacheError) -> Int32 {
+        let folder = (path as NSString).deletingLastPathComponent
+        try makeDirectory(folder)
+        unlink(path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure("create", path, errno, cacheDirectory: cacheDirectory) }
+        return descriptor
+    }
+
+    /// Why a cache folder is not safe to use, or nil: it must be the player's own and writable by
+    /// no one else (group and others), or anyone could plant links in it and have the player
+    /// overwrite what they point at.
+    public static func unsafeFolderReason(_ path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }  // made by us when missing
+        if (status.st_mode & S_IFMT) == S_IFLNK {
+            // A configured path may be a link (a mount point's alias); what it points at is judged.
+            guard stat(path, &status) == 0 else { return nil }
+        }
+        guard (status.st_mode & S_IFMT) == S_IFDIR else { return "\(path) is not a folder" }
+        let mode = String(status.st_mode & 0o7777, radix: 8)
+        if status.st_mode & 0o002 != 0 {
+            return "\(path) may be written by anyone (mode \(mode)); chmod o-w \(path)"
+        }
+        if status.st_uid != geteuid() && status.st_uid != 0 {
+            return "\(path) belongs to another user (uid \(status.st_uid)); chown it to the player's user"
+        }
+        if status.st_mode & 0o020 != 0 && status.st_gid != getegid() {
+            return "\(path) may be written by group \(status.st_gid) (mode \(mode)); chmod g-w \(path)"
+        }
+        return nil
+    }
+
+    /// Whether `path` is a plain file of the player's own: not a link (symbolic or hard), not a
+    /// device, not another user's. Anything else found in the cache was planted.
+    public static func isPlainOwnFile(_ path: String) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return false }
+        return (status.st_mode & S_IFMT) == S_IFREG && status.st_nlink == 1 && status.st_uid == geteuid()
     }
 
     /// The size of a regular file, nil when there is none.

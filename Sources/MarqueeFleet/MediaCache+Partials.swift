@@ -14,9 +14,7 @@ extension MediaCache {
         var partial = partial(for: url)
         partial.validators.etag = etag
         partial.validators.lastModified = lastModified
-        let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw DurableFile.failure("create", partial.path, errno, cacheDirectory: directory) }
-        close(descriptor)
+        close(try DurableFile.createFresh(partial.path, cacheDirectory: directory))
         partial.size = 0
         let sidecar = (try? JSONEncoder().encode(partial.validators)) ?? Data()
         try DurableFile.writeAtomically(sidecar, to: partial.sidecarPath, cacheDirectory: directory)

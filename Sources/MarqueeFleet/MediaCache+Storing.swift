@@ -32,6 +32,7 @@ extension MediaCache {
             if DurableFile.size(of: target) == size {
                 unlink(partial.path)  // the same bytes are already stored
             } else {
+                try DurableFile.makeDirectory(mediaDirectory)  // deleted while playing: made again
                 guard rename(partial.path, target) == 0 else {
                     throw DurableFile.failure("rename", partial.path, errno, cacheDirectory: directory)
                 }

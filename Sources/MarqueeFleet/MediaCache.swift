@@ -55,6 +55,9 @@ public final class MediaCache: Sendable {
         self.log = log
         self.warn = warn ?? log
         self.now = now
+        if let reason = DurableFile.unsafeFolderReason(directory) {
+            throw .file("cache: refusing \(reason): anyone who can write there could plant links for the player to follow")
+        }
         for folder in [directory, mediaDirectory, partialDirectory] {
             try DurableFile.makeDirectory(folder)
             guard access(folder, W_OK) == 0 else {

@@ -247,8 +247,10 @@ import Testing
     @Test func aCacheBoundSmallerThanThePlaylistKeepsWhatPlaysAndEvictsTheRest() throws {
         let fixture = try FleetFixture(name: "bound")
         defer { fixture.server.stop() }
-        let sizes = ["one", "two"].map { fixture.clips[$0]!.data.count }
+        // Any one file fits (none may be larger than the whole cache), two together do not.
+        let sizes = ["one", "two", "three", "four"].map { fixture.clips[$0]!.data.count }
         let bound = sizes.max()! + 1
+        try #require(fixture.clips["one"]!.data.count + fixture.clips["two"]!.data.count > bound)
         let bootstrap = fixture.folder.appendingPathComponent("bootstrap.yaml")
         try Data("""
             source: {url: \(fixture.configURL), interval: 3600}

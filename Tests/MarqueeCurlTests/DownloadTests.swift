@@ -45,6 +45,24 @@ import Testing
         #expect(endless.contents("clip.mp4").isEmpty)
     }
 
+    /// A link planted where the body goes (symbolic or hard) is refused, its target untouched.
+    @Test func aPlantedLinkIsNeverWrittenThrough() throws {
+        defer { fixture.stop() }
+        let victim = fixture.path("victim.txt")
+        try "keep me\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        #expect(symlink(victim, fixture.path("soft.mp4")) == 0)
+        #expect(link(victim, fixture.path("hard.mp4")) == 0)
+        for name in ["soft.mp4", "hard.mp4"] {
+            do {
+                _ = try fixture.download(fixture.request("/clip.mp4"), to: name)
+                Issue.record("\(name) was written through")
+            } catch {
+                #expect("\(error)".contains("refused"), "\(name): \(error)")
+            }
+        }
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me\n")
+    }
+
     @Test func aResumeIsA206AppendedAfterThePartialFile() throws {
         defer { fixture.stop() }
         var request = try fixture.resuming("/clip.mp4", into: "clip.mp4", from: 25_000, of: clip)
