@@ -127,7 +127,7 @@ run_phase() {
     full)
       cache=/tmp/fleet-cache
       mkdir -p $cache
-      mount -t tmpfs -o size=400k tmpfs $cache || fail "cannot mount a 400 KB tmpfs on $cache" ;;
+      mount -t tmpfs -o size=400k,mode=0755 tmpfs $cache || fail "cannot mount a 400 KB tmpfs on $cache" ;;
     cut|resume)
       cache=/tmp/fleet-disk
       mkdir -p $cache
