@@ -75,7 +75,9 @@ run install -m 0755 "$binary" "$root/usr/local/bin/marquee"
 if [ -e "$root/etc/marquee/marquee.yaml" ]; then
   echo "install: keeping the existing $root/etc/marquee/marquee.yaml"
 else
-  run install -m 0644 "$config" "$root/etc/marquee/marquee.yaml"
+  # 0640 root:marquee: a config may hold user:password@ URLs; the player reads it through its group.
+  run install -m 0640 "$config" "$root/etc/marquee/marquee.yaml"
+  new_config=1
 fi
 run install -m 0644 "$here/systemd/marquee.service" "$root/etc/systemd/system/marquee.service"
 
@@ -88,6 +90,7 @@ if live; then
     run useradd --system --home-dir /var/lib/marquee --no-create-home --shell /usr/sbin/nologin \
       --user-group --groups "$(IFS=,; echo "${groups[*]}")" marquee
   fi
+  if [ "${new_config:-0}" = 1 ]; then run chgrp marquee "$root/etc/marquee/marquee.yaml"; fi
   if command -v systemctl >/dev/null; then
     run systemctl daemon-reload
     # The player takes tty1; its login prompt would fight it for the screen.

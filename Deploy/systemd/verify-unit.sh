@@ -22,6 +22,8 @@ fi
 for f in usr/local/bin/marquee etc/marquee/marquee.yaml etc/systemd/system/marquee.service; do
   [ -e "$work/root/$f" ] && pass "staged /$f" || bad "not staged: /$f"
 done
+[ "$(stat -c %a "$work/root/etc/marquee/marquee.yaml" 2>/dev/null)" = 640 ] &&
+  pass "the config is installed 0640 (it may hold credentials)" || bad "the config is installed $(stat -c %a "$work/root/etc/marquee/marquee.yaml" 2>&1), not 0640"
 grep -q 'consoleblank=0 vt.global_cursor_default=0' "$work/install.log" &&
   pass "install.sh documents consoleblank=0 vt.global_cursor_default=0" || bad "no console instructions printed"
 "$repo/Deploy/install.sh" --dry-run --no-packages > "$work/dry.log" 2>&1 &&

@@ -19,4 +19,12 @@ enum CredentialsFile {
         }
         return .success((String(line[..<colon]), String(line[line.index(after: colon)...])))
     }
+
+    /// A warning when others than the player's user and group may read the file (a password in
+    /// a file anyone on the device can read is no secret); nil when it is kept close.
+    static func exposure(_ path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & 0o004 != 0 else { return nil }
+        return "\(path) may be read by anyone (mode \(String(status.st_mode & 0o777, radix: 8))); chmod o-r \(path)"
+    }
 }

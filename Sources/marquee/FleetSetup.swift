@@ -33,7 +33,12 @@ final class FleetSetup: @unchecked Sendable {
         var security = HTTPSecurity(caFile: plan.remote?.caFile)
         if let path = plan.remote?.credentials {
             switch CredentialsFile.read(path) {
-            case .success(let (user, password)): security.credentials = HTTPCredentials(user: user, password: password)
+            case .success(let (user, password)):
+                security.credentials = HTTPCredentials(user: user, password: password)
+                if let exposure = CredentialsFile.exposure(path) { logger.warning("source: credentials \(exposure)") }
+                if let url = plan.remote?.url, url.scheme?.lowercased() == "http" {
+                    logger.warning("source: \(CredentialRedaction.redacted(url.absoluteString)): the credentials go over plain http, readable by anyone on the network; use https")
+                }
             case .failure(let problem): logger.error("source: credentials \(path): \(problem.message); asking without them")
             }
         }

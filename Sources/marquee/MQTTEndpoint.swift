@@ -40,6 +40,10 @@ final class MQTTEndpoint: @unchecked Sendable {
             case .success(let (username, password)):
                 settings.username = username
                 settings.password = password
+                if let exposure = CredentialsFile.exposure(path) { logger.warning("mqtt: credentials \(exposure)") }
+                if !configuration.usesTLS {
+                    logger.warning("mqtt: \(configuration.url): the credentials go over plain MQTT, readable by anyone on the network; use mqtts://")
+                }
             case .failure(let problem):
                 logger.error("mqtt: credentials \(path): \(problem.message); playing on without MQTT")
                 return nil

@@ -87,13 +87,26 @@ final class RemoteConfigPoller: @unchecked Sendable {
     }
 
     private func run() {
+        // When a reload last made the server be asked out of turn.
+        var lastAsked: ContinuousClock.Instant?
+        var asked = false
         while condition.withLock({ !stopped }) {
             poll()
+            if asked { lastAsked = .now }
             let jitter = Double.random(in: 0.9...1.1)
             let deadline = ContinuousClock.now + .seconds(source.interval * jitter)
-            condition.withLock {
-                while !stopped && !wakeEarly && condition.wait(until: deadline) {}
-                wakeEarly = false
+            asked = condition.withLock { () -> Bool in
+                while !stopped {
+                    if wakeEarly {
+                        wakeEarly = false
+                        // One fetch out of turn per interval, however many SIGHUPs or MQTT reloads
+                        // come (100 SIGHUPs were 79 GETs): later ones fold into the next poll.
+                        if lastAsked.map({ ContinuousClock.now - $0 >= .seconds(source.interval) }) ?? true { return true }
+                        continue
+                    }
+                    if !condition.wait(until: deadline) { return false }
+                }
+                return false
             }
         }
     }

@@ -242,6 +242,29 @@ import Testing
         #expect(second.terminate() == 0)
     }
 
+    /// A burst of reloads (SIGHUP, or `reload` over MQTT) asks the server once, not once each:
+    /// later ones within the poll interval fold into the next poll.
+    @Test func aBurstOfReloadsAsksTheServerOnce() throws {
+        let fixture = try FleetFixture(name: "burst")
+        defer { fixture.server.stop() }
+        let bootstrap = fixture.folder.appendingPathComponent("bootstrap.yaml")
+        try Data("source: {url: \(fixture.configURL), interval: 3600}\ncache: {dir: \(fixture.cache.path)}\n".utf8).write(to: bootstrap)
+        fixture.serveConfig(Self.lobby(fixture, ["one"]), etag: "v1")
+        fixture.serve("one")
+        let run = try fixture.play(bootstrap.path)
+        defer { _ = run.terminate() }
+        #expect(run.waitForEvents(seconds: 30) { FleetFixture.starts($0).contains(fixture.mediaURL("one")) }, "\(run.standardError())")
+        let configAsks = { fixture.server.requestedPaths.filter { $0 == "/screens/lobby.yaml" }.count }
+        #expect(configAsks() == 1)
+        for _ in 0..<50 {
+            kill(run.process.processIdentifier, SIGHUP)
+            usleep(20_000)
+        }
+        Thread.sleep(forTimeInterval: 2)
+        #expect(configAsks() == 2, "\(configAsks()) requests for the config after 50 SIGHUPs in a second")
+        #expect(run.process.isRunning)
+    }
+
     /// A bootstrap config (source and cache) whose bound is smaller than the playlist: what the
     /// playlist names is never evicted; what a new playlist no longer names is.
     @Test func aCacheBoundSmallerThanThePlaylistKeepsWhatPlaysAndEvictsTheRest() throws {
@@ -306,6 +329,10 @@ import Testing
         #expect(fixture.server.requests.allSatisfy { $0.headers["authorization"] != nil })
         #expect(other.requests.allSatisfy { $0.headers["authorization"] == nil } && !other.requests.isEmpty)
         #expect(!player.run.standardError().contains("s3cret"))
+        // Basic auth over plain http, from a file anyone may read: each said once, at start.
+        let warnings = player.run.standardError().components(separatedBy: "\n").filter { $0.hasPrefix("warning: source:") }
+        #expect(warnings.contains { $0.contains("cms.txt may be read by anyone (mode 644); chmod o-r") }, "\(warnings)")
+        #expect(warnings.filter { $0.hasSuffix("the credentials go over plain http, readable by anyone on the network; use https") }.count == 1, "\(warnings)")
 
         let cache = try #require(try player.status()["cache"] as? [String: Any])
         #expect(cache["dir"] as? String == fixture.folder.appendingPathComponent("cache").path)

@@ -281,6 +281,17 @@ import Testing
         #expect(try broker.publish("marquee/auth/command", #"{"command":"pause"}"#) == false, "anonymous clients are refused")
         #expect(run.terminate() == 0)
         #expect(!run.standardError().contains("s3cr3t"))
+        // A password anyone may read, sent in the clear: said once each, at start.
+        let file = "\(folder.standardizedFileURL.path)/mqtt.txt"
+        let mode = String((try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int ?? 0), radix: 8)
+        #expect(run.standardError().components(separatedBy: "warning: mqtt: credentials \(file) may be read by anyone (mode \(mode)); chmod o-r \(file)").count == 2,
+                "\(run.standardError())")
+        #expect(run.standardError().components(separatedBy: "the credentials go over plain MQTT, readable by anyone on the network; use mqtts://").count == 2)
+        chmod(file, 0o600)
+        let kept = try play(path, in: folder)
+        #expect(waitFor(kept, "mqtt: connected to"), "\(kept.standardError())")
+        #expect(kept.terminate() == 0)
+        #expect(!kept.standardError().contains("may be read by anyone"), "\(kept.standardError())")
 
         try Data("lobby:wrong\n".utf8).write(to: folder.appendingPathComponent("mqtt.txt"))
         let refused = try play(path, in: folder)
