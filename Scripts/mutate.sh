@@ -105,28 +105,30 @@ if [ -n "$filters" ] && ! timeout "$timeout_s" swift test --skip-build --disable
 fi
 # A mutation whose `tests` is `sh:COMMAND` is caught by a command (a guest suite): it must pass too.
 while IFS= read -r command; do
-  if ! timeout "$timeout_s" bash -c "$command" > "$work/baseline.log" 2>&1; then
+  if ! timeout "$timeout_s" bash -c "$command" > "$work/baseline.log" 2>&1 < /dev/null; then
     echo "mutate: '$command' fails without any mutation: $(grep -m3 '^FAIL' "$work/baseline.log" | paste -sd';' -)" >&2
     exit 1
   fi
 done < <(printf '%s\n' "$rows" | cut -f5 | sed -n 's/^sh://p' | sort -u)
 
 killed=0; total=0; table=""
-while IFS=$'\t' read -r id file line what tests; do
+# The list comes in on fd 3: a command run below (a guest suite) must not read it from stdin.
+while IFS=$'\t' read -r -u 3 id file line what tests; do
   total=$((total + 1))
   started=$(date +%s)
   cp -p "$file" "$work/original"
   mutated=$file
-  apply "$file" "$work/$id.find" "$work/$id.replace"
   echo "mutate: $id: $file:$line: $what" >&2
-  if ! swift build --build-tests > "$work/build.log" 2>&1; then
+  if ! apply "$file" "$work/$id.find" "$work/$id.replace" > "$work/apply.log" 2>&1; then
+    result="could not be applied"; by="$(tail -1 "$work/apply.log")"
+  elif ! swift build --build-tests > "$work/build.log" 2>&1 < /dev/null; then
     result="did not build"; by="$(grep -m1 'error:' "$work/build.log" | cut -c1-120)"
   else
     status=0
     if [[ $tests == sh:* ]]; then
-      timeout "$timeout_s" bash -c "${tests#sh:}" > "$work/test.log" 2>&1 || status=$?
+      timeout "$timeout_s" bash -c "${tests#sh:}" > "$work/test.log" 2>&1 < /dev/null || status=$?
     else
-      timeout "$timeout_s" swift test --skip-build --disable-xctest --filter "$tests" > "$work/test.log" 2>&1 || status=$?
+      timeout "$timeout_s" swift test --skip-build --disable-xctest --filter "$tests" > "$work/test.log" 2>&1 < /dev/null || status=$?
     fi
     if [ $status -eq 124 ]; then
       result="killed"; by="timed out after ${timeout_s} s"; killed=$((killed + 1))
@@ -143,7 +145,7 @@ while IFS=$'\t' read -r id file line what tests; do
   seconds=$(( $(date +%s) - started ))
   echo "mutate: $id: $result ($by) in ${seconds} s" >&2
   table+="| $id | $what | \`$file:$line\` | $result | $by |"$'\n'
-done <<< "$rows"
+done 3<<< "$rows"
 
 echo
 echo "| # | mutation | where | result | killed by |"

@@ -35,14 +35,12 @@ extension Timetable {
     /// (without a limit) ever again: once past the last date any window names, the week repeats,
     /// so a year beyond it without a change means none will come.
     public func nextChange(after instant: Date, before limit: Date? = nil) -> Date? {
-        let current = state(at: instant)
+        var scan = TimetableScan(self, at: instant)
+        let current = scan.state
         let horizon = limit ?? searchHorizon(after: instant)
-        let schedules = allSchedules
-        var cursor = instant
-        while let edge = schedules.compactMap({ $0.nextEdge(after: cursor, on: clock) }).min(), edge < horizon {
-            // An edge may change nothing (one window ends as another begins); look on.
-            if state(at: edge) != current { return edge }
-            cursor = edge
+        // An edge may change nothing (one window ends as another begins); look on.
+        while let edge = scan.advance(before: horizon) {
+            if scan.state != current { return edge }
         }
         return nil
     }
@@ -50,11 +48,15 @@ extension Timetable {
     /// The timetable from `start` to `end`: the state at `start`, then one entry per change.
     public func changes(from start: Date, to end: Date) -> [ScheduleChange] {
         guard start < end else { return [] }
-        var changes = [ScheduleChange(start: start, state: state(at: start))]
-        var cursor = start
-        while let next = nextChange(after: cursor, before: end) {
-            changes.append(ScheduleChange(start: next, state: state(at: next)))
-            cursor = next
+        var scan = TimetableScan(self, at: start)
+        var last = scan.state
+        var changes = [ScheduleChange(start: start, state: last)]
+        while let edge = scan.advance(before: end) {
+            let state = scan.state
+            if state != last {
+                changes.append(ScheduleChange(start: edge, state: state))
+                last = state
+            }
         }
         return changes
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Converts between instants and what a clock on the wall of one time zone reads. The zone's
 /// rules (UTC offsets, DST) come from the tz database through Foundation's `TimeZone` (on Linux,
@@ -14,10 +15,16 @@ import Foundation
 /// later time of that day.
 public struct WallClock: Sendable, Equatable {
     public let timeZone: TimeZone
+    /// `firstSecond(reading:)` remembered: a timetable asks for the same few readings (each item's
+    /// window edges on a handful of days) over and over, and each answer costs several tz lookups.
+    /// 10,000 windowed items took 149 s to print a day without it.
+    private let remembered = ReadingMemo()
 
     public init(timeZone: TimeZone) {
         self.timeZone = timeZone
     }
+
+    public static func == (lhs: WallClock, rhs: WallClock) -> Bool { lhs.timeZone == rhs.timeZone }
 
     /// The zone's UTC offset at `instant`, in seconds (east positive).
     public func offset(at instant: Date) -> Int {
@@ -41,6 +48,13 @@ public struct WallClock: Sendable, Equatable {
 
     /// `instant(of:)` on the `localSeconds` scale, in whole seconds since 1970 UTC.
     func firstSecond(reading local: Int) -> Int {
+        if let known = remembered.value(for: local) { return known }
+        let first = computeFirstSecond(reading: local)
+        remembered.store(first, for: local)
+        return first
+    }
+
+    private func computeFirstSecond(reading local: Int) -> Int {
         // Every instant with that reading is `local − o` for an offset `o` the zone uses around
         // then; a day either side catches the offsets on both sides of any transition that day.
         let offsets = Set([local - Self.day, local, local + Self.day].map { offset(atSecond: $0) })
@@ -66,4 +80,22 @@ public struct WallClock: Sendable, Equatable {
     }
 
     private static let day = TimeOfDay.secondsPerDay
+}
+
+/// The answers of one clock's `firstSecond(reading:)`, shared by its copies; bounded (cleared
+/// when full), since a player runs for months.
+private final class ReadingMemo: Sendable {
+    private let answers = Mutex<[Int: Int]>([:])
+    private static let capacity = 200_000
+
+    func value(for local: Int) -> Int? {
+        answers.withLock { $0[local] }
+    }
+
+    func store(_ value: Int, for local: Int) {
+        answers.withLock { answers in
+            if answers.count >= Self.capacity { answers.removeAll(keepingCapacity: true) }
+            answers[local] = value
+        }
+    }
 }
