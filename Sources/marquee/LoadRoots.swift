@@ -9,8 +9,13 @@ struct LoadRoots: Sendable {
     /// Resolved, each ending in "/".
     let folders: [String]
 
-    /// The config's folder (or the working folder when media were given instead) and the cache's.
-    init(configPath: String?, cacheDirectory: String?) {
+    /// `media.roots` when the config names them; else the config's folder (or the working folder
+    /// when media were given instead) and the cache's.
+    init(configured: [String]?, configPath: String?, cacheDirectory: String?) {
+        if let configured {
+            self.init(folders: configured)
+            return
+        }
         let configFolder = configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
             ?? FileManager.default.currentDirectoryPath
         self.init(folders: [configFolder] + (cacheDirectory.map { [$0] } ?? []))

@@ -40,6 +40,8 @@ struct PlaybackPlan {
     var remote: RemoteSourceConfiguration?
     /// `cache:`: where remote media are downloaded to, and its limits.
     var cache = CacheConfiguration()
+    /// `media.roots`: where a control client's `load` may read from; nil: the config's folder and the cache.
+    var mediaRoots: [String]?
     /// The remote items that are downloaded before they play (not streams), by url, with the hash
     /// the config gives; every daypart's items included.
     var cachedMedia: [String: CachedMedia] = [:]
@@ -103,6 +105,7 @@ struct PlaybackPlan {
                             remote: configuration.remote, cache: configuration.cache,
                             cachedMedia: cachedMedia(configuration), sync: configuration.sync)
         plan.screens = configuration.screens
+        plan.mediaRoots = configuration.media.roots
         return plan
     }
 

@@ -189,7 +189,7 @@ final class PlaybackSession {
         let host = SessionControlHost(settings: settings, overrides: overrides,
                                       output: Self.outputStatus(video, rotation: plan.settings.displayRotation),
                                       audioDevice: audio.deviceName,
-                                      roots: LoadRoots(configPath: plan.configPath, cacheDirectory: fleet != nil ? plan.cache.resolvedDirectory() : nil),
+                                      roots: LoadRoots(configured: plan.mediaRoots, configPath: plan.configPath, cacheDirectory: fleet != nil ? plan.cache.resolvedDirectory() : nil),
                                       screenshots: ScreenshotFolder.choose(socketFolder: Self.socketFolder(plan.control.socket)))
         host.attach(input)
         if let fleet { host.attach(cacheStatus: { fleet.status() }) }

@@ -11,7 +11,8 @@ import Testing
 @Suite(.serialized) struct ControlLeastPrivilegeCLITests {
     /// A folder outside the player's roots, holding a secret, a valid config and a picture.
     private func outside() throws -> URL {
-        let folder = try CLIFixtures.workspace(prefix: "marquee-outside-")
+        let folder = try CLIFixtures.workspace(prefix: "marquee-outside-").appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try "mqttuser:S3cretPass\n".write(to: folder.appendingPathComponent("mqtt-credentials"), atomically: true, encoding: .utf8)
         try "playlist:\n  items: [a.mp4]\n".write(to: folder.appendingPathComponent("elsewhere.yaml"), atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(at: try PlayCommandTests.workspace.get().appendingPathComponent("still.png"),
@@ -25,7 +26,8 @@ import Testing
 
     @Test func loadReadsOnlyUnderItsRootsAndNeverQuotesAFileThatIsNotAConfig() throws {
         let media = try PlayCommandTests.workspace.get()
-        let folder = try CLIFixtures.workspace(prefix: "marquee-load-roots-")
+        let folder = try CLIFixtures.workspace(prefix: "marquee-load-roots-").appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in ["a.mp4", "silent.mp4"] {
             try FileManager.default.copyItem(at: media.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
@@ -65,6 +67,29 @@ import Testing
         // Under the root, a config loads as before.
         let fine = try player.request(["command": "load", "path": folder.appendingPathComponent("fine.yaml").path])
         #expect(fine["ok"] as? Bool == true, "\(replyText(fine))")
+        #expect(player.run.terminate() == 0)
+    }
+
+    /// `media.roots` names the folders instead of the defaults: a config there loads, one beside the
+    /// config playing does not.
+    @Test func mediaRootsReplaceTheDefaultFolders() throws {
+        let media = try PlayCommandTests.workspace.get()
+        let folder = try CLIFixtures.workspace(prefix: "marquee-media-roots-").appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let away = try outside()
+        try FileManager.default.copyItem(at: media.appendingPathComponent("a.mp4"), to: away.appendingPathComponent("a.mp4"))
+        try FileManager.default.copyItem(at: media.appendingPathComponent("a.mp4"), to: folder.appendingPathComponent("a.mp4"))
+        try "playlist:\n  items: [a.mp4]\n".write(to: folder.appendingPathComponent("beside.yaml"), atomically: true, encoding: .utf8)
+        let config = folder.appendingPathComponent("main.yaml")
+        try "playlist:\n  items: [a.mp4]\nmedia:\n  roots: [\(away.path)]\n".write(to: config, atomically: true, encoding: .utf8)
+        let player = try ControlledPlayer(arguments: ["play", config.path, "--output", "headless:160x90", "--audio", "null"], in: folder)
+        #expect(player.run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "itemStarted" } })
+
+        let there = try player.request(["command": "load", "path": away.appendingPathComponent("elsewhere.yaml").path])
+        #expect(there["ok"] as? Bool == true, "\(replyText(there))")
+        let beside = try player.request(["command": "load", "path": folder.appendingPathComponent("beside.yaml").path])
+        #expect(beside["ok"] as? Bool == false && (beside["error"] as? String)?.contains("configs are loaded only from") == true,
+                "\(replyText(beside))")
         #expect(player.run.terminate() == 0)
     }
 

@@ -15,7 +15,7 @@ struct ConfigurationDecoder {
     /// Where each item decoded so far was written, in order (for `sync:`, which has one playlist).
     var itemPlaces: [SyncConfiguration.Place] = []
 
-    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "mqtt", "osd", "log", "source", "cache", "sync", "displays"]
+    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "mqtt", "osd", "log", "source", "cache", "sync", "displays", "media"]
 
     mutating func decodeConfiguration(_ root: Node, source: URL) -> MarqueeConfiguration? {
         guard let fields = fields(of: root, in: "the config", allowed: Self.sections, allowsNothing: false) else {
@@ -80,7 +80,30 @@ struct ConfigurationDecoder {
                                     network: network, control: control, mqtt: mqtt, osd: osd, log: log,
                                     remote: remote, cache: cache, sync: sync, source: source)
         configuration.screens = screens
+        if let media = fields["media"] { configuration.media = decodeMedia(media.value) }
         return configuration
+    }
+
+    /// `media: {roots: [DIR, ...]}`: folders relative to the config's.
+    private mutating func decodeMedia(_ node: Node) -> MediaConfiguration {
+        var media = MediaConfiguration()
+        guard let fields = fields(of: node, in: "media", allowed: ["roots"]) else { return media }
+        guard let roots = fields["roots"]?.value else { return media }
+        guard case .sequence(let sequence) = roots, !sequence.isEmpty else {
+            log.error(at: SourcePosition(of: roots), "expected a list of folders, found \(describe(roots))")
+            return media
+        }
+        let folders: [String] = sequence.compactMap { node in
+            guard let text = string(node, expected: "a folder"), !text.isEmpty else { return nil }
+            let path = URL(fileURLWithPath: text, relativeTo: baseDirectory).standardizedFileURL.path
+            var isFolder: ObjCBool = false
+            if checkingMediaFiles && !(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
+                log.warning(at: SourcePosition(of: node), "media root \(path): no such folder")
+            }
+            return path
+        }
+        if folders.count == sequence.count { media.roots = folders }
+        return media
     }
 
     private mutating func decodeLog(_ node: Node) -> LogConfiguration {

@@ -22,6 +22,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var remote: RemoteSourceConfiguration?
     /// `cache:`: where remote media are kept, and its limits.
     public var cache: CacheConfiguration
+    /// `media:`: the folders a control client's `load` may read from.
+    public var media = MediaConfiguration()
     /// `sync:`: frame-locked playback from a shared epoch; nil: the player runs on its own.
     public var sync: SyncConfiguration?
     /// `displays:`: every screen, in file order; empty with the single-screen `display:`. The
@@ -108,7 +110,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
 // list spelling (so their order, which decides overlaps, survives JSON).
 extension MarqueeConfiguration: Codable {
     private enum CodingKeys: String, CodingKey {
-        case playlist, playlists, schedule, display, audio, input, network, control, mqtt, osd, log, remote, cache, source, displays
+        case playlist, playlists, schedule, display, audio, input, network, control, mqtt, osd, log, remote, cache, source, displays, media
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -130,6 +132,7 @@ extension MarqueeConfiguration: Codable {
         try container.encodeIfPresent(remote, forKey: .remote)
         if cache != CacheConfiguration() { try container.encode(cache, forKey: .cache) }
         if !screens.isEmpty { try container.encode(screens, forKey: .displays) }
+        if media != MediaConfiguration() { try container.encode(media, forKey: .media) }
         try container.encode(source, forKey: .source)
     }
 
@@ -156,5 +159,6 @@ extension MarqueeConfiguration: Codable {
         cache = try container.decodeIfPresent(CacheConfiguration.self, forKey: .cache) ?? CacheConfiguration()
         source = try container.decode(URL.self, forKey: .source)
         screens = try container.decodeIfPresent([ScreenConfiguration].self, forKey: .displays) ?? []
+        media = try container.decodeIfPresent(MediaConfiguration.self, forKey: .media) ?? MediaConfiguration()
     }
 }
