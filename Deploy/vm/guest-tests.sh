@@ -4,7 +4,8 @@
 # (the watchdog and config polls through wall-clock steps back and forward under play MEDIA, CONFIG and URL), drm-test on bochs-drm and virtio-gpu (scaling,
 # portrait, gapless loop, console, VT switch, hotplug, clean exit, probe), multiscreen-test (displays:
 # two playlists on virtio-gpu's two heads, a mirrored pair, each connector unplugged, SIGTERM), input-test (keys
-# through QMP into virtio and USB keyboards, a uinput keypad plugged in and out), audio-test (a
+# through QMP into virtio and USB keyboards, a uinput keypad plugged in and out), lockdown-test (input.lockdown: a keyboard without a bound key grabbed, its Ctrl+Alt+F2
+# switching no VT), audio-test (a
 # tone and a flash/beep clip through intel-hda into a WAV on the host: A/V sync), cec-test (HDMI-CEC
 # standby, image view on and active source on vivid's emulated bus, seen by its TV), fleet-test (the
 # media cache on a full 400 KB tmpfs, and a power cut mid-download on ext4 resumed with a Range), the deployment
@@ -22,7 +23,7 @@ export MARQUEE_BIN
 
 export MARQUEE_VM_CACHE=${MARQUEE_VM_CACHE:-$(cd "$here/../.." && pwd)/.build-vm-image}
 failed=()
-for suite in vm/smoke-test.sh vm/clock-step-test.sh vm/drm-test.sh vm/multiscreen-test.sh vm/input-test.sh vm/audio-test.sh vm/cec-test.sh vm/fleet-test.sh systemd/verify-unit.sh image/boot-test.py; do
+for suite in vm/smoke-test.sh vm/clock-step-test.sh vm/drm-test.sh vm/multiscreen-test.sh vm/input-test.sh vm/lockdown-test.sh vm/audio-test.sh vm/cec-test.sh vm/fleet-test.sh systemd/verify-unit.sh image/boot-test.py; do
   echo "== Deploy/$suite"
   start=$(date +%s)
   rc=0; "$here/../$suite" || rc=$?

@@ -27,6 +27,17 @@ public enum InputDeviceSelection: Sendable, Equatable {
         return entries.filter { entry in !devices.contains { Self.entry(entry, names: $0, resolve: resolve) } }
     }
 
+    /// What makes a device a keyboard: a key of the main block (KEY_ESC to KEY_F12: letters,
+    /// digits, Ctrl, Alt, the function keys, the keypad), or right Ctrl and Alt, SysRq or Delete.
+    /// Through them a keyboard reaches the console and the kernel (VT switches with Ctrl+Alt+Fn,
+    /// Ctrl+Alt+Del, SysRq, a login prompt behind the picture) rather than the player.
+    public static let keyboardKeyCodes: Set<UInt16> = Set(Array(1...88) + [97, 99, 100, 111])
+
+    /// Under `input.lockdown`, also every keyboard, bound or not: none of its keys may reach the console.
+    public func accepts(_ device: InputDeviceInfo, lockdown: Bool, resolve: (String) -> String?) -> Bool {
+        accepts(device, resolve: resolve) || (lockdown && !device.keyCodes.isDisjoint(with: Self.keyboardKeyCodes))
+    }
+
     /// An entry starting with `/` is a path; anything else a device name.
     static func entry(_ entry: String, names device: InputDeviceInfo, resolve: (String) -> String?) -> Bool {
         guard entry.hasPrefix("/") else { return entry == device.name }

@@ -23,12 +23,16 @@ public final class InputMonitor: @unchecked Sendable {
         public var grab: Bool
         public var directory: String
         public var entryTimeout: MediaTime
+        /// `input.lockdown`: every keyboard is opened and grabbed too, bound keys or not, so its
+        /// console keys (VT switches, Ctrl+Alt+Del, SysRq) reach neither the console nor the kernel.
+        public var lockdown: Bool
 
         public init(selection: InputDeviceSelection, keyMap: KeyMap, grab: Bool, directory: String = "/dev/input",
-                    entryTimeout: MediaTime = MediaTime(seconds: 3)) {
+                    entryTimeout: MediaTime = MediaTime(seconds: 3), lockdown: Bool = false) {
             self.selection = selection
             self.keyMap = keyMap
-            self.grab = grab
+            self.grab = grab || lockdown
+            self.lockdown = lockdown
             self.directory = directory
             self.entryTimeout = entryTimeout
         }
@@ -296,7 +300,7 @@ public final class InputMonitor: @unchecked Sendable {
         }
         let info = device.info
         unopenable.remove(path)
-        guard options.selection.accepts(info, resolve: Self.resolve) else {
+        guard options.selection.accepts(info, lockdown: options.lockdown, resolve: Self.resolve) else {
             passedOver.insert(path)
             let reason = if case .auto = options.selection { "none of its keys is mapped" } else { "not one of input.devices" }
             log(.info, "input: passing over \(path) \(Self.quoted(info.name)): \(reason)")

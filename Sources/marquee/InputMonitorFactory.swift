@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import MarqueeConfig
 import MarqueeCore
@@ -26,12 +27,22 @@ enum InputMonitorFactory {
         case .auto: selection = .auto(boundCodes: keyMap.boundCodes)
         case .list(let entries): selection = .named(entries)
         }
-        return InputMonitor(options: .init(selection: selection, keyMap: keyMap, grab: input.grab), deliver: deliver,
+        if input.lockdown { logger.info("\(lockdownLine())") }
+        return InputMonitor(options: .init(selection: selection, keyMap: keyMap, grab: input.grab, lockdown: input.lockdown), deliver: deliver,
                             log: { level, line in
                                 switch level {
                                 case .info: logger.info("\(line)")
                                 case .warning: logger.warning("\(line)")
                                 }
                             }, entryChanged: entryChanged)
+    }
+
+    /// What lockdown does and what is left to the system, said once at start.
+    static func lockdownLine(sysrq: String? = try? String(contentsOfFile: "/proc/sys/kernel/sysrq", encoding: .utf8)) -> String {
+        let value = sysrq?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let sysrqNote = value == "0" ? "SysRq is off (kernel.sysrq=0)"
+            : "kernel.sysrq is \(value ?? "unknown"): SysRq still works from a keyboard not yet grabbed and from a serial console (sysctl kernel.sysrq=0 turns it off)"
+        return "input: lockdown: every keyboard is grabbed, bound keys or not: VT switches (Ctrl+Alt+Fn), Ctrl+Alt+Del and SysRq from it reach nothing; "
+            + sysrqNote + "; Ctrl+Alt+Del from elsewhere: systemctl mask ctrl-alt-del.target"
     }
 }

@@ -23,6 +23,22 @@ private let numericKeypad = InputDeviceInfo(path: "/dev/input/event7", name: "Ma
         #expect(!selection.accepts(mouse, resolve: noLinks))
     }
 
+    /// A kiosk's map binds only the keypad; a keyboard plugged in beside it has no bound key. Only
+    /// under lockdown is it taken (and so grabbed): its Ctrl+Alt+Fn must not reach the console.
+    @Test func lockdownAlsoTakesEveryKeyboardBoundOrNot() {
+        let kiosk = InputDeviceSelection.auto(boundCodes: [code("KEY_KP5")])
+        let visitorKeyboard = InputDeviceInfo(path: "/dev/input/event9", name: "Visitor Keyboard",
+                                              keyCodes: Set(["KEY_LEFTCTRL", "KEY_LEFTALT", "KEY_F2"].map(code)))
+        #expect(!kiosk.accepts(visitorKeyboard, lockdown: false, resolve: noLinks))
+        #expect(kiosk.accepts(visitorKeyboard, lockdown: true, resolve: noLinks))
+        #expect(kiosk.accepts(virtioKeyboard, lockdown: true, resolve: noLinks))
+        #expect(!kiosk.accepts(powerButton, lockdown: true, resolve: noLinks))
+        #expect(!kiosk.accepts(mouse, lockdown: true, resolve: noLinks))
+        #expect(!kiosk.accepts(numericKeypad, lockdown: false, resolve: noLinks))
+        #expect(kiosk.accepts(numericKeypad, lockdown: true, resolve: noLinks))
+        #expect(InputDeviceSelection.named(["/dev/input/event7"]).accepts(visitorKeyboard, lockdown: true, resolve: noLinks))
+    }
+
     @Test func autoFollowsTheActiveMapWithItsOverrides() {
         // A config that binds KEY_POWER makes the power button a control too.
         let map = KeyMap.default.merging([KeyName("KEY_POWER")!: .stop])

@@ -2,7 +2,7 @@ import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let inputKeys = ["devices", "grab", "keymap", "keys", "stopTimeout"]
+    static let inputKeys = ["devices", "grab", "keymap", "keys", "stopTimeout", "lockdown"]
 
     mutating func decodeInput(_ node: Node) -> InputConfiguration {
         var input = InputConfiguration()
@@ -22,6 +22,12 @@ extension ConfigurationDecoder {
         }
         if let node = fields["stopTimeout"]?.value, let timeout = decodeStopTimeout(node) {
             input.stopTimeout = timeout
+        }
+        if let node = fields["lockdown"]?.value, let lockdown = bool(node) {
+            input.lockdown = lockdown
+            if lockdown, !input.grab, let grab = fields["grab"] {
+                log.error(at: grab.keyPosition, "input.lockdown grabs every keyboard; it cannot be combined with 'grab: false'")
+            }
         }
         return input
     }

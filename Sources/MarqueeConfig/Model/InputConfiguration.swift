@@ -22,6 +22,9 @@ public struct InputConfiguration: Sendable, Equatable {
     /// `input.stopTimeout`: after a stop from a key, playback resumes once the player has stayed
     /// stopped this long. Nil (`none` or 0): a stop stays until something else plays.
     public var stopTimeout: MediaTime?
+    /// `input.lockdown`: a kiosk's keyboards belong to the player: every keyboard is grabbed, bound
+    /// or not, so its VT switches, Ctrl+Alt+Del and SysRq reach nothing.
+    public var lockdown = false
 
     public static let defaultStopTimeout = MediaTime(seconds: 60)
 
@@ -44,7 +47,7 @@ public struct InputConfiguration: Sendable, Equatable {
 // `none`. The stop timeout is the exact text `MediaTime.parse` reads back, or `none`.
 extension InputConfiguration: Codable {
     private enum CodingKeys: String, CodingKey {
-        case devices, grab, keymap, keys, stopTimeout
+        case devices, grab, keymap, keys, stopTimeout, lockdown
     }
 
     static let unboundName = "none"
@@ -57,12 +60,14 @@ extension InputConfiguration: Codable {
         let keys = Dictionary(uniqueKeysWithValues: keyOverrides.map { ($0.key.name, $0.value?.rawValue ?? Self.unboundName) })
         try container.encode(keys, forKey: .keys)
         try container.encode(stopTimeout.map(PlaylistItemConfiguration.exactText) ?? Self.unboundName, forKey: .stopTimeout)
+        if lockdown { try container.encode(lockdown, forKey: .lockdown) }
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         devices = try container.decodeIfPresent(Devices.self, forKey: .devices) ?? .auto
         grab = try container.decodeIfPresent(Bool.self, forKey: .grab) ?? true
+        lockdown = try container.decodeIfPresent(Bool.self, forKey: .lockdown) ?? false
         baseKeyMap = try container.decodeIfPresent(BaseKeyMap.self, forKey: .keymap) ?? .default
         var overrides: [KeyName: Command?] = [:]
         for (name, commandName) in try container.decodeIfPresent([String: String].self, forKey: .keys) ?? [:] {
