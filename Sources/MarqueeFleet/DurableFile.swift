@@ -23,7 +23,7 @@ public enum DurableFile {
     public static func writeAtomically(_ data: Data, to path: String, cacheDirectory: String) throws(MediaCacheError) {
         try makeDirectory((path as NSString).deletingLastPathComponent)
         let temporary = path + ".tmp"
-        unlink(temporary)
+        unlink(temporary)  // whatever was left or planted there
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure("create", temporary, errno, cacheDirectory: cacheDirectory) }
         var written = 0

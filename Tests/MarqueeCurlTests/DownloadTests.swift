@@ -48,10 +48,11 @@ import Testing
     /// A link planted where the body goes (symbolic or hard) is refused, its target untouched.
     @Test func aPlantedLinkIsNeverWrittenThrough() throws {
         defer { fixture.stop() }
-        let victim = fixture.path("victim.txt")
-        try "keep me\n".write(toFile: victim, atomically: true, encoding: .utf8)
-        #expect(symlink(victim, fixture.path("soft.mp4")) == 0)
-        #expect(link(victim, fixture.path("hard.mp4")) == 0)
+        // A victim each: a hard link to the one a symlink points at would make it refused for its links.
+        for (victim, kind) in [("soft-victim.txt", "soft"), ("hard-victim.txt", "hard")] {
+            try "keep me\n".write(toFile: fixture.path(victim), atomically: true, encoding: .utf8)
+            #expect((kind == "soft" ? symlink(fixture.path(victim), fixture.path("soft.mp4")) : link(fixture.path(victim), fixture.path("hard.mp4"))) == 0)
+        }
         for name in ["soft.mp4", "hard.mp4"] {
             do {
                 _ = try fixture.download(fixture.request("/clip.mp4"), to: name)
@@ -60,7 +61,9 @@ import Testing
                 #expect("\(error)".contains("refused"), "\(name): \(error)")
             }
         }
-        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me\n")
+        for victim in ["soft-victim.txt", "hard-victim.txt"] {
+            #expect(try String(contentsOfFile: fixture.path(victim), encoding: .utf8) == "keep me\n", "\(victim)")
+        }
     }
 
     @Test func aResumeIsA206AppendedAfterThePartialFile() throws {
