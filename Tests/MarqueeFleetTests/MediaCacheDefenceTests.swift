@@ -45,6 +45,29 @@ import Testing
         #expect(fixture.logged.contains { $0.contains("is not a plain file of the player's own") }, "\(fixture.logged)")
     }
 
+    /// A verified media file replaced by a link to another file (of the same size): the cache does
+    /// not hand the player the link's target; the entry is forgotten and the link removed.
+    @Test func aLinkPlantedInPlaceOfAMediaFileIsNeverPlayed() throws {
+        let body = CacheFixture.bytes(40_000, seed: 64)
+        let sha = CacheFixture.sha256(of: body)
+        let server = try LoopbackHTTPServer(routes: ["/c.mp4": .file(body, contentType: "video/mp4")])
+        defer { server.stop() }
+        let fixture = CacheFixture()
+        let cache = try fixture.cache()
+        let url = try #require(URL(string: server.url("/c.mp4")))
+        let path = "\(fixture.directory)/media/\(sha).mp4"
+        #expect(try fill(url, sha: sha, cache: cache, fixture: fixture) == .cached(path: path))
+        let secret = fixture.directory + "-secret.mp4"
+        try Data(count: body.count).write(to: URL(fileURLWithPath: secret))
+        defer { unlink(secret) }
+        #expect(unlink(path) == 0 && symlink(secret, path) == 0)
+
+        #expect(cache.cachedFile(for: url) == nil)
+        var status = stat()
+        #expect(lstat(path, &status) != 0, "the planted link is still there")
+        #expect(FileManager.default.fileExists(atPath: secret))
+    }
+
     @Test func aLinkPlantedForTheIndexesTemporaryFileIsRemovedNotFollowed() throws {
         let body = CacheFixture.bytes(50_000, seed: 62)
         let sha = CacheFixture.sha256(of: body)
