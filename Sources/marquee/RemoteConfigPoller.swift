@@ -86,6 +86,11 @@ final class RemoteConfigPoller: @unchecked Sendable {
         }
     }
 
+    /// Reloads (SIGHUP, `reload` over the socket or MQTT) ask the server out of turn at most this
+    /// often: the first at once, a burst after it once more at the end of the window. 100 SIGHUPs
+    /// in a second were 79 GETs; now they are two, and an operator's next reload is not lost.
+    static let reloadSpacing = Duration.seconds(5)
+
     private func run() {
         // When a reload last made the server be asked out of turn.
         var lastAsked: ContinuousClock.Instant?
@@ -96,12 +101,17 @@ final class RemoteConfigPoller: @unchecked Sendable {
             let jitter = Double.random(in: 0.9...1.1)
             let deadline = ContinuousClock.now + .seconds(source.interval * jitter)
             asked = condition.withLock { () -> Bool in
+                var reloadPending = false
                 while !stopped {
                     if wakeEarly {
                         wakeEarly = false
-                        // One fetch out of turn per interval, however many SIGHUPs or MQTT reloads
-                        // come (100 SIGHUPs were 79 GETs): later ones fold into the next poll.
-                        if lastAsked.map({ ContinuousClock.now - $0 >= .seconds(source.interval) }) ?? true { return true }
+                        reloadPending = true
+                    }
+                    if reloadPending {
+                        let allowedAt = lastAsked.map { $0 + Self.reloadSpacing } ?? .now
+                        if ContinuousClock.now >= allowedAt { return true }
+                        // Folded into one fetch at the window's end (or the regular poll, if sooner).
+                        if !condition.wait(until: min(allowedAt, deadline)) && ContinuousClock.now >= deadline { return false }
                         continue
                     }
                     if !condition.wait(until: deadline) { return false }
