@@ -37,6 +37,11 @@ struct ScreenshotFolder: Sendable {
             throw Refusal(description: "cannot use \(path): \(cause)")
         }
         defer { close(folder) }
+        // Made by someone else in its place (a shared /tmp): they could read or plant in it.
+        var status = stat()
+        guard fstat(folder, &status) == 0, status.st_uid == geteuid(), status.st_mode & 0o022 == 0 else {
+            throw Refusal(description: "cannot use \(path): it belongs to another user or others may write to it")
+        }
         let file = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o640)
         guard file >= 0 else {
             let cause = errno == EEXIST ? "it exists already (a screenshot is never written over anything)" : String(cString: strerror(errno))

@@ -70,6 +70,21 @@ import Testing
         #expect(player.run.terminate() == 0)
     }
 
+    /// A screenshots folder someone else made or opened to all (a shared /tmp) is not written into.
+    @Test func aScreenshotsFolderOthersMayWriteIsRefused() throws {
+        let media = try PlayCommandTests.workspace.get()
+        let folder = try CLIFixtures.workspace(prefix: "marquee-shots-").appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("screenshots"), withIntermediateDirectories: true)
+        #expect(chmod(folder.appendingPathComponent("screenshots").path, 0o777) == 0)
+        try FileManager.default.copyItem(at: media.appendingPathComponent("still.png"), to: folder.appendingPathComponent("still.png"))
+        let player = try ControlledPlayer(arguments: ["play", "still.png", "--output", "headless:160x90", "--audio", "null"], in: folder)
+        #expect(player.run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "itemStarted" } })
+        let reply = try player.request(["command": "screenshot", "path": "open.png"])
+        #expect(reply["ok"] as? Bool == false && (reply["error"] as? String)?.contains("others may write to it") == true, "\(replyText(reply))")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("screenshots/open.png").path))
+        #expect(player.run.terminate() == 0)
+    }
+
     /// `media.roots` names the folders instead of the defaults: a config there loads, one beside the
     /// config playing does not.
     @Test func mediaRootsReplaceTheDefaultFolders() throws {
