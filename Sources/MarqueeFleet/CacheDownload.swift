@@ -14,6 +14,9 @@ struct CacheDownload {
         case permanent(String)
         /// No retry helps (the disk stays full after an eviction).
         case failedForGood(String)
+        /// Its body outgrew the whole cache: said once, as it is, and not fetched again until the
+        /// config changes.
+        case oversized(String)
         /// Refused without a try, for a reason already logged (a body that outgrew the cache).
         case leftOut(String)
     }
@@ -107,7 +110,7 @@ struct CacheDownload {
                 cache.discardPartial(for: url)
                 let reason = "cache: \(CredentialRedaction.redacted(url.absoluteString)): larger than the whole cache may hold (\(limit) bytes, cache.maxBytes); left out until the config changes"
                 cache.markOversized(url, reason: reason)
-                return .done(.failedForGood(reason))  // logged by the filler, once
+                return .done(.oversized(reason))
             }
             return step(for: error, resumedFrom: partial.size)
         }

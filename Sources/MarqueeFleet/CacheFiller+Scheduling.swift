@@ -139,7 +139,7 @@ extension CacheFiller {
             } else {
                 retryLater(&item, line: "cache: \(shownURL): \(reason)")
             }
-        case .failedForGood(let reason) where reason.hasSuffix("left out until the config changes"):
+        case .oversized(let reason):
             failure = reason
         case .failedForGood(let reason):
             failure = reason.hasPrefix("cache: ") ? "\(reason); \(shownURL) not cached" : "cache: \(shownURL): \(reason)"

@@ -17,15 +17,11 @@ public enum DurableFile {
     }
 
     /// Replaces `path` with `data` atomically: a temp file beside it, fsync, rename, fsync the folder.
-    /// The folder is made again when it went missing (someone deleted the cache while playing);
-    /// the temporary file is always a new one (a link planted in its place is removed, never
-    /// followed: its target would be overwritten).
+    /// The temporary file is always a new one (`createFresh`: its folder made again when missing,
+    /// a link planted in its place removed, never followed).
     public static func writeAtomically(_ data: Data, to path: String, cacheDirectory: String) throws(MediaCacheError) {
-        try makeDirectory((path as NSString).deletingLastPathComponent)
         let temporary = path + ".tmp"
-        unlink(temporary)  // whatever was left or planted there
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure("create", temporary, errno, cacheDirectory: cacheDirectory) }
+        let descriptor = try createFresh(temporary, cacheDirectory: cacheDirectory)
         var written = 0
         let writeError: Int32? = data.withUnsafeBytes { bytes in
             while written < bytes.count {
@@ -68,7 +64,7 @@ public enum DurableFile {
     public static func createFresh(_ path: String, cacheDirectory: String) throws(MediaCacheError) -> Int32 {
         let folder = (path as NSString).deletingLastPathComponent
         try makeDirectory(folder)
-        unlink(path)
+        unlink(path)  // whatever was left or planted there
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure("create", path, errno, cacheDirectory: cacheDirectory) }
         return descriptor

@@ -86,10 +86,11 @@ public final class MediaCache: Sendable {
             guard let entry = state.index.entries[key] else { return nil }
             if let sha256, sha256.lowercased() != entry.sha256 { return nil }
             let path = mediaPath(sha256: entry.sha256, url: url)
-            guard DurableFile.size(of: path) == entry.size, DurableFile.isPlainOwnFile(path) else {
+            let isPlain = DurableFile.isPlainOwnFile(path)
+            guard isPlain, DurableFile.size(of: path) == entry.size else {
                 // Removed or altered behind the cache's back (or a link planted in its place, which
                 // would play whatever it points at): forget it, it is downloaded again.
-                if !DurableFile.isPlainOwnFile(path) { unlink(path) }
+                if !isPlain { unlink(path) }
                 state.index.entries[key] = nil
                 writeIndex(&state)
                 return nil

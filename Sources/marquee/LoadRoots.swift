@@ -22,7 +22,10 @@ struct LoadRoots: Sendable {
     }
 
     init(folders: [String]) {
-        self.folders = folders.map { Self.resolved($0).hasSuffix("/") ? Self.resolved($0) : Self.resolved($0) + "/" }
+        self.folders = folders.map { folder in
+            let resolved = Self.resolved(folder)
+            return resolved.hasSuffix("/") ? resolved : resolved + "/"
+        }
     }
 
     /// Why the config at `path` may not be loaded; nil when it may.
