@@ -7,27 +7,24 @@ extension Timetable {
     /// the first listed on a tie; `default` plays only when no other does (and its own schedule,
     /// if any, allows); with neither, nothing plays.
     public func state(at instant: Date) -> ScheduleState {
-        let daypart = activeDaypart(at: instant)
-        let items = daypart.map { index in
-            dayparts[index].itemSchedules.indices.filter { item in
-                dayparts[index].itemSchedules[item]?.contains(instant, on: clock) ?? true
-            }
-        } ?? []
-        let idle = daypart == nil || items.isEmpty
-        let offByClock = displayPower.offWindows?.contains(instant, on: clock) ?? false
-        let displayOn = !offByClock && !(displayPower.offWhenIdle && idle)
-        return ScheduleState(daypart: daypart, items: items, displayOn: displayOn)
+        state(daypartHolds: { dayparts[$0].schedule?.contains(instant, on: clock) ?? true },
+              itemHolds: { dayparts[$0].itemSchedules[$1]?.contains(instant, on: clock) ?? true },
+              offByClock: displayPower.offWindows?.contains(instant, on: clock) ?? false)
     }
 
-    private func activeDaypart(at instant: Date) -> Int? {
+    /// The state, given which dayparts' and items' schedules hold (a missing schedule holds) and
+    /// whether a display-off window does: the one rule `state(at:)` and the edge walk
+    /// (`TimetableScan`) share. Asked lazily, in the order the rule needs them.
+    func state(daypartHolds: (Int) -> Bool, itemHolds: (_ daypart: Int, _ item: Int) -> Bool, offByClock: Bool) -> ScheduleState {
         var best: Int?
-        for (index, daypart) in dayparts.enumerated() where !daypart.isDefault {
-            guard daypart.schedule?.contains(instant, on: clock) ?? true else { continue }
+        for (index, daypart) in dayparts.enumerated() where !daypart.isDefault && daypartHolds(index) {
             // Strictly greater: on equal priority the one listed first keeps its place.
             if best == nil || daypart.priority > dayparts[best!].priority { best = index }
         }
-        if let best { return best }
-        return dayparts.firstIndex { $0.isDefault && ($0.schedule?.contains(instant, on: clock) ?? true) }
+        let active = best ?? dayparts.indices.first { dayparts[$0].isDefault && daypartHolds($0) }
+        let items = active.map { daypart in dayparts[daypart].itemSchedules.indices.filter { itemHolds(daypart, $0) } } ?? []
+        let idle = active == nil || items.isEmpty
+        return ScheduleState(daypart: active, items: items, displayOn: !offByClock && !(displayPower.offWhenIdle && idle))
     }
 
     /// The first instant after `instant` at which `state(at:)` differs from what it is at

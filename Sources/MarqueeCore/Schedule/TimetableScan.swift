@@ -13,14 +13,17 @@ struct TimetableScan {
 
     private let timetable: Timetable
     private let schedules: [(role: Role, schedule: Schedule)]
-    /// Per schedule: whether it holds the cursor, and its first edge after the cursor.
-    private var holds: [Bool]
+    /// Per schedule, its first edge after the cursor.
     private var nextEdges: [Date?]
+    /// What holds at the cursor, as `Timetable.state(daypartHolds:itemHolds:offByClock:)` asks it.
+    private var daypartHolds: [Bool]
+    private var itemHolds: [[Bool]]
+    private var offByClock = false
     private(set) var cursor: Date
 
     init(_ timetable: Timetable, at instant: Date) {
         self.timetable = timetable
-        var schedules: [(Role, Schedule)] = []
+        var schedules: [(role: Role, schedule: Schedule)] = []
         for (index, daypart) in timetable.dayparts.enumerated() {
             if let schedule = daypart.schedule { schedules.append((.daypart(index), schedule)) }
             for (item, schedule) in daypart.itemSchedules.enumerated() {
@@ -28,10 +31,21 @@ struct TimetableScan {
             }
         }
         if let off = timetable.displayPower.offWindows { schedules.append((.displayOff, off)) }
-        self.schedules = schedules.map { (role: $0.0, schedule: $0.1) }
-        holds = schedules.map { $0.1.contains(instant, on: timetable.clock) }
-        nextEdges = schedules.map { $0.1.nextEdge(after: instant, on: timetable.clock) }
+        self.schedules = schedules
+        // A missing schedule holds; the others are asked below.
+        daypartHolds = [Bool](repeating: true, count: timetable.dayparts.count)
+        itemHolds = timetable.dayparts.map { [Bool](repeating: true, count: $0.itemSchedules.count) }
+        nextEdges = schedules.map { $0.schedule.nextEdge(after: instant, on: timetable.clock) }
         cursor = instant
+        for index in schedules.indices { record(index, holds: schedules[index].schedule.contains(instant, on: timetable.clock)) }
+    }
+
+    private mutating func record(_ index: Int, holds: Bool) {
+        switch schedules[index].role {
+        case .daypart(let daypart): daypartHolds[daypart] = holds
+        case .item(let daypart, let item): itemHolds[daypart][item] = holds
+        case .displayOff: offByClock = holds
+        }
     }
 
     /// Moves to the next edge of any schedule before `horizon`; nil when there is none.
@@ -41,7 +55,7 @@ struct TimetableScan {
         guard let edge = earliest, edge < horizon else { return nil }
         for index in nextEdges.indices where nextEdges[index] == edge {
             let schedule = schedules[index].schedule
-            holds[index] = schedule.contains(edge, on: timetable.clock)
+            record(index, holds: schedule.contains(edge, on: timetable.clock))
             nextEdges[index] = schedule.nextEdge(after: edge, on: timetable.clock)
         }
         cursor = edge
@@ -50,25 +64,6 @@ struct TimetableScan {
 
     /// `Timetable.state(at: cursor)`, from what each schedule holds.
     var state: ScheduleState {
-        var daypartHolds = [Bool](repeating: true, count: timetable.dayparts.count)
-        var itemHolds = timetable.dayparts.map { [Bool](repeating: true, count: $0.itemSchedules.count) }
-        var offByClock = false
-        for (index, entry) in schedules.enumerated() {
-            switch entry.role {
-            case .daypart(let daypart): daypartHolds[daypart] = holds[index]
-            case .item(let daypart, let item): itemHolds[daypart][item] = holds[index]
-            case .displayOff: offByClock = holds[index]
-            }
-        }
-        var active: Int?
-        for (index, daypart) in timetable.dayparts.enumerated() where !daypart.isDefault && daypartHolds[index] {
-            // Strictly greater: on equal priority the one listed first keeps its place.
-            if active == nil || daypart.priority > timetable.dayparts[active!].priority { active = index }
-        }
-        if active == nil { active = timetable.dayparts.indices.first { timetable.dayparts[$0].isDefault && daypartHolds[$0] } }
-        let items = active.map { daypart in itemHolds[daypart].indices.filter { itemHolds[daypart][$0] } } ?? []
-        let idle = active == nil || items.isEmpty
-        let displayOn = !offByClock && !(timetable.displayPower.offWhenIdle && idle)
-        return ScheduleState(daypart: active, items: items, displayOn: displayOn)
+        timetable.state(daypartHolds: { daypartHolds[$0] }, itemHolds: { itemHolds[$0][$1] }, offByClock: offByClock)
     }
 }
