@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MarqueeCore
 import Synchronization
 
 /// The control socket's transport: a Unix stream socket where each client sends one request per
@@ -36,6 +37,8 @@ public final class ControlSocketServer: @unchecked Sendable {
     public let path: String
     private let limits: Limits
     private let log: Log
+    /// `control.roles`: what each client may do, from its peer credentials.
+    private let roles: SocketRoles
     private let onConnect: @Sendable (ControlPeer) -> Void
     private let onInput: @Sendable (ControlPeer, ControlSocketInput) -> Void
     private let onDisconnect: @Sendable (ControlPeer) -> Void
@@ -89,7 +92,7 @@ public final class ControlSocketServer: @unchecked Sendable {
     /// by a crashed player (nothing accepts on it) is replaced; a live one throws, as does a path
     /// whose folder is missing or not writable. Clients that connect before `start` wait in the
     /// backlog.
-    public init(path: String, limits: Limits = Limits(),
+    public init(path: String, limits: Limits = Limits(), roles: SocketRoles = SocketRoles(),
                 log: @escaping Log,
                 onConnect: @escaping @Sendable (ControlPeer) -> Void = { _ in },
                 onInput: @escaping @Sendable (ControlPeer, ControlSocketInput) -> Void,
@@ -97,6 +100,7 @@ public final class ControlSocketServer: @unchecked Sendable {
         precondition(limits.maxLineBytes > 0 && limits.maxQueuedBytes > 0 && limits.maxClients > 0, "limits must be positive")
         self.path = path
         self.limits = limits
+        self.roles = roles
         self.log = log
         self.onConnect = onConnect
         self.onInput = onInput
@@ -466,13 +470,21 @@ extension ControlSocketServer {
             }
             // Unique in the process (ControlPeer.allocateID), so two servers or transports never share one.
             let id = ControlPeer.allocateID()
-            let peer = ControlPeer(id: id, uid: credentials.uid, gid: credentials.gid, pid: credentials.pid)
+            let peer = ControlPeer(id: id, uid: credentials.uid, gid: credentials.gid, pid: credentials.pid, role: role(uid: credentials.uid, gid: credentials.gid))
             let connection = ControlConnection(fd: fd, peer: peer, maxLineBytes: limits.maxLineBytes, now: now)
             connections[id] = connection
             state.withLock { $0.outboxes[id] = Outbox(peer: peer) }
-            log(.info, "control: client \(id) connected (uid \(peer.uid), pid \(peer.pid))")
+            log(.info, "control: client \(id) connected (uid \(peer.uid), pid \(peer.pid), role \(peer.role.rawValue))")
             onConnect(peer)
         }
+    }
+
+    /// The role of a client that connected as `uid`/`gid`; accounts are looked up only when
+    /// roles are configured (unknown credentials get the least).
+    private func role(uid: UInt32, gid: UInt32) -> ControlRole {
+        if roles.isEmpty { return .admin }
+        if uid == .max { return .observe }
+        return roles.role(of: PeerAccounts.peer(uid: uid, gid: gid), ownUID: getuid())
     }
 
     /// Closes one client: forgets its queue, closes its fd, logs one line and tells the callee.

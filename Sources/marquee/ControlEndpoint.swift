@@ -17,9 +17,9 @@ final class ControlEndpoint: @unchecked Sendable {
         self.server = server
     }
 
-    static func make(_ socket: ControlConfiguration.Socket, player: QueuePlayer, host: ControlHost, logger: Logger) -> ControlEndpoint? {
+    static func make(_ configuration: ControlConfiguration, player: QueuePlayer, host: ControlHost, logger: Logger) -> ControlEndpoint? {
         let path: String
-        switch socket {
+        switch configuration.socket {
         case .none:
             return nil
         case .path(let given):
@@ -35,6 +35,7 @@ final class ControlEndpoint: @unchecked Sendable {
         do {
             let server = try ControlSocketServer(
                 path: path,
+                roles: configuration.roles,
                 log: { [logger] level, line in level == .warning ? logger.warning("\(line)") : logger.info("\(line)") },
                 onConnect: { service.connected($0) },
                 onInput: { peer, input in service.handle(input, from: peer) },

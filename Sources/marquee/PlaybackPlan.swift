@@ -170,7 +170,8 @@ extension PlaybackPlan {
         if input.keyOverrides != other.input.keyOverrides { keys.append("input.keys") }
         if input.stopTimeout != other.input.stopTimeout { keys.append("input.stopTimeout") }
         if logLevel != other.logLevel { keys.append("log.level") }
-        if control != other.control { keys.append("control.socket") }
+        if control.socket != other.control.socket { keys.append("control.socket") }
+        if control.roles != other.control.roles { keys.append("control.roles") }
         if mqtt != other.mqtt { keys.append("mqtt") }
         if osd != other.osd { keys.append("osd") }
         // The media opener is made once, with the read-ahead, when playing starts.

@@ -213,7 +213,7 @@ final class PlaybackSession {
                 })
             })
         }
-        control = ControlEndpoint.make(plan.control.socket, player: player, host: host, logger: logger)
+        control = ControlEndpoint.make(plan.control, player: player, host: host, logger: logger)
         mqtt = MQTTEndpoint.make(plan.mqtt, player: player, host: host, service: control?.service, logger: logger)
         observer.attachStatus(player)
         if let service = control?.service ?? mqtt?.service { observer.attach(service) }

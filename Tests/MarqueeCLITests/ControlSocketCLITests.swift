@@ -61,7 +61,7 @@ import Testing
         #expect(Self.commands(player.run).allSatisfy { $0["source"] as? String == "control" && $0["pid"] as? Int == Int(pid) && $0["uid"] as? Int == Int(getuid()) })
         let stderr = player.run.standardError()
         #expect(stderr.contains("info: command setRepeat one from control client 1 (uid \(getuid()), pid \(pid))"), "\(stderr)")
-        #expect(stderr.contains("info: control: client 1 connected (uid \(getuid()), pid \(pid))"), "\(stderr)")
+        #expect(stderr.contains("info: control: client 1 connected (uid \(getuid()), pid \(pid), role admin)"), "\(stderr)")
     }
 
     @Test func aSeekIsAnsweredWhenItsFrameIsOnScreen() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MarqueeCore
 import Testing
 @testable import MarqueeControl
 
@@ -40,8 +41,30 @@ extension ControlSocketTests {
             let peer = try #require(fixture.peers.last)
             #expect(peer.uid == 65534)
             #expect(peer.gid == status.st_gid)
-            #expect(fixture.logs.contains("control: client \(peer.id) connected (uid 65534, pid \(peer.pid))"))
+            #expect(fixture.logs.contains("control: client \(peer.id) connected (uid 65534, pid \(peer.pid), role admin)"))
             #expect(fixture.peers.count == 1)  // the outsider never got in
+        }
+
+        /// `control.roles` reads the peer's credentials from the kernel: the uid's own grant first
+        /// (nobody, by name), else its groups' (the primary gid SO_PEERCRED names), else others.
+        @Test func rolesComeFromThePeersUserAndGroups() throws {
+            try #require(FileManager.default.isExecutableFile(atPath: Self.setpriv), "\(Self.setpriv) is missing (util-linux); this test needs it to connect as another user")
+            let group = getgid()
+            func roleOfNobody(_ roles: SocketRoles) throws -> ControlPeer? {
+                let fixture = try ControlSocketFixture(roles: roles)
+                defer { fixture.stop() }
+                let answer = try Self.connectAsNobody(group: group, path: fixture.path)
+                #expect(answer == "ok hello from nobody")
+                let peer = fixture.peers.last
+                if let peer {
+                    #expect(fixture.logs.contains("control: client \(peer.id) connected (uid 65534, pid \(peer.pid), role \(peer.role.rawValue))"))
+                }
+                return peer
+            }
+            #expect(try roleOfNobody(SocketRoles([.init(.group("\(group)"), .control), .init(.others, .observe)]))?.role == .control)
+            #expect(try roleOfNobody(SocketRoles([.init(.user("nobody"), .observe), .init(.group("\(group)"), .admin)]))?.role == .observe)
+            #expect(try roleOfNobody(SocketRoles([.init(.user("alice-not-here"), .observe), .init(.others, .observe)]))?.role == .observe)
+            #expect(try roleOfNobody(SocketRoles([.init(.user("alice-not-here"), .observe)]))?.role == .admin)
         }
 
         /// What the Python client printed: `ok REPLY` or `EXCEPTION ERRNO_NAME`.

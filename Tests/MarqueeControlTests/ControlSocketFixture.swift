@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MarqueeCore
 import Synchronization
 @testable import MarqueeControl
 
@@ -13,13 +14,13 @@ final class ControlSocketFixture: Sendable {
     let server: ControlSocketServer
     private let recorded = Recorded()
 
-    init(limits: ControlSocketServer.Limits = .init(), recordInputs: Bool = true) throws {
+    init(limits: ControlSocketServer.Limits = .init(), roles: SocketRoles = SocketRoles(), recordInputs: Bool = true) throws {
         folder = try Self.makeFolder()
         path = folder + "/control.sock"
         let box = ServerBox()
         let recorded = self.recorded
         server = try ControlSocketServer(
-            path: path, limits: limits, log: logs.log,
+            path: path, limits: limits, roles: roles, log: logs.log,
             onConnect: { peer in recorded.state.withLock { $0.peers.append(peer) } },
             onInput: { peer, input in
                 if recordInputs { recorded.state.withLock { $0.inputs.append((peer, input)) } }

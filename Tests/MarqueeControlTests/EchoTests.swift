@@ -42,7 +42,7 @@ extension ControlSocketTests {
             #expect(peers.allSatisfy { $0.pid == getpid() && $0.uid == getuid() && $0.gid == getgid() })
             #expect(peers[0].description == "client \(peers[0].id) (uid \(getuid()), pid \(getpid()))")
             #expect(fixture.logs.contains("control: listening on \(fixture.path)"))
-            #expect(fixture.logs.contains("control: client \(peers[0].id) connected (uid \(getuid()), pid \(getpid()))"))
+            #expect(fixture.logs.contains("control: client \(peers[0].id) connected (uid \(getuid()), pid \(getpid()), role admin)"))
             first.close()
             #expect(waitUntil(5) { fixture.logs.contains("control: \(peers[0]) disconnected") })
             second.close()

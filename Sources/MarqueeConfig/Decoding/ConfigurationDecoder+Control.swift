@@ -1,8 +1,9 @@
 import Foundation
+import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let controlKeys = ["socket"]
+    static let controlKeys = ["socket", "roles"]
 
     /// `socket: auto`, `none`, or a path (relative to the config's folder).
     mutating func decodeControl(_ node: Node) -> ControlConfiguration {
@@ -18,6 +19,30 @@ extension ConfigurationDecoder {
                 control.socket = .path(URL(fileURLWithPath: text, relativeTo: baseDirectory).standardizedFileURL.path)
             }
         }
+        if let node = fields["roles"]?.value {
+            control.roles = decodeSocketRoles(node)
+        }
         return control
+    }
+
+    /// `roles:` a mapping of users (`alice`, `1000`), groups (`@staff`) and `others` to roles.
+    private mutating func decodeSocketRoles(_ node: Node) -> SocketRoles {
+        if isNothing(node) { return SocketRoles() }
+        guard case .mapping(let mapping) = node else {
+            log.error(at: SourcePosition(of: node), "expected a mapping of users, @groups or others to control roles (e.g. '@staff: control'), found \(describe(node))")
+            return SocketRoles()
+        }
+        var grants: [SocketRoles.Grant] = []
+        for (keyNode, roleNode) in mapping {
+            guard case .scalar(let keyScalar) = keyNode, !duplicateKeySentinels.contains(keyScalar.string) else { continue }
+            guard let principal = SocketRoles.Principal(keyScalar.string) else {
+                log.error(at: SourcePosition(of: keyNode), "expected a user name, a uid, @group, @gid or others, found '\(keyScalar.string)'")
+                continue
+            }
+            if let role: ControlRole = choice(roleNode, named: "control role") {
+                grants.append(SocketRoles.Grant(principal, role))
+            }
+        }
+        return SocketRoles(grants)
     }
 }

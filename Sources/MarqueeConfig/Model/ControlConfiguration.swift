@@ -1,3 +1,5 @@
+import MarqueeCore
+
 /// `control:`: the control socket (`marquee ctl`, scripts).
 public struct ControlConfiguration: Sendable, Equatable, Codable {
     public enum Socket: Sendable, Equatable, Codable {
@@ -8,8 +10,11 @@ public struct ControlConfiguration: Sendable, Equatable, Codable {
     }
 
     public var socket: Socket
+    /// `control.roles`: what each socket client may do, by user or group (none: all `admin`).
+    public var roles: SocketRoles
 
-    public init(socket: Socket = .automatic) {
+    public init(socket: Socket = .automatic, roles: SocketRoles = SocketRoles()) {
         self.socket = socket
+        self.roles = roles
     }
 }
