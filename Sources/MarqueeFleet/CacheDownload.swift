@@ -44,7 +44,7 @@ struct CacheDownload {
         if let sha256 = want.sha256, !CacheNaming.isSHA256(sha256) {
             return .failedForGood("sha256 \(sha256) is not 64 hex digits")  // no download could match it
         }
-        if let path = cache.cachedFile(for: want.url, sha256: want.sha256) { return .cached(path: path) }
+        if let path = cache.cachedFile(for: want.url, sha256: want.sha256, size: want.size) { return .cached(path: path) }
         if let sha256 = want.sha256, let path = cache.adoptExisting(url: want.url, sha256: sha256) { return .cached(path: path) }
         // Said once, when its body ran over; not fetched again until the config changes.
         if let reason = cache.oversizedReason(for: want.url) { return .leftOut(reason) }
@@ -88,8 +88,8 @@ struct CacheDownload {
         var request = HTTPRequest(url: url, resumeFrom: partial.size, ifRange: resuming ? partial.validators.ifRange : nil,
                                   maxBytesPerSecond: maxBytesPerSecond, security: want.security)
         // A server that never ends a body (or lies about it) must not fill the disk: no file may
-        // be larger than the whole cache.
-        request.maxFileBytes = cache.maxBytes
+        // be larger than the whole cache, nor than the size its config gives.
+        request.maxFileBytes = [cache.maxBytes, want.size].compactMap { $0 }.min()
         let clock = ContinuousClock()
         var lastReport: ContinuousClock.Instant?
         let head: HTTPResponseHead
@@ -108,7 +108,8 @@ struct CacheDownload {
         } catch {
             if case .tooLarge(let limit) = error {
                 cache.discardPartial(for: url)
-                let reason = "cache: \(CredentialRedaction.redacted(url.absoluteString)): larger than the whole cache may hold (\(limit) bytes, cache.maxBytes); left out until the config changes"
+                let bound = if let size = want.size, size == limit { "than its size: in the config (\(limit) bytes)" } else { "than the whole cache may hold (\(limit) bytes, cache.maxBytes)" }
+                let reason = "cache: \(CredentialRedaction.redacted(url.absoluteString)): larger \(bound); left out until the config changes"
                 cache.markOversized(url, reason: reason)
                 return .done(.oversized(reason))
             }
@@ -116,7 +117,7 @@ struct CacheDownload {
         }
         let path: String
         do {
-            path = try cache.store(downloadOf: url, head: head, expectedSHA256: want.sha256)
+            path = try cache.store(downloadOf: url, head: head, expectedSHA256: want.sha256, expectedSize: want.size)
         } catch {
             switch error {
             case .sizeMismatch where head.resumedFrom > 0, .sha256Mismatch where head.resumedFrom > 0:

@@ -80,7 +80,7 @@ public final class CacheFiller: Sendable {
                 order.append(want.url)
                 if let old = state.items[want.url], old.want == want, old.job != nil {
                     items[want.url] = old
-                } else if let path = cache.cachedFile(for: want.url, sha256: want.sha256) {
+                } else if let path = cache.cachedFile(for: want.url, sha256: want.sha256, size: want.size) {
                     items[want.url] = Item(want: want, result: .cached(path: path))
                     reports.async { handlers.item(want.url, .cached(path: path)) }
                 } else {

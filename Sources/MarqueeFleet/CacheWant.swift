@@ -7,11 +7,14 @@ public struct CacheWant: Sendable, Equatable {
     public var url: URL
     /// The config's `sha256:`, lower-case hex; nil when the config gives none.
     public var sha256: String?
+    /// The config's `size:` in bytes: the download is cut there and must end there.
+    public var size: Int64?
     public var security: HTTPSecurity
 
-    public init(url: URL, sha256: String? = nil, security: HTTPSecurity = HTTPSecurity()) {
+    public init(url: URL, sha256: String? = nil, size: Int64? = nil, security: HTTPSecurity = HTTPSecurity()) {
         self.url = url
         self.sha256 = sha256?.lowercased()
+        self.size = size
         self.security = security
     }
 }

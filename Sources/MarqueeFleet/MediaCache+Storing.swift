@@ -4,18 +4,22 @@ import MarqueeCore
 /// Turning a finished download into a verified media file.
 extension MediaCache {
     /// Stores `url`'s finished part file: fsyncs it, checks its size against what the server
-    /// announced (`head.resumedFrom + head.contentLength`), hashes it and checks the hash against
+    /// announced (`head.resumedFrom + head.contentLength`) and the config's `expectedSize`, hashes it and checks the hash against
     /// the config's `expectedSHA256`, then renames it to `media/<sha256>.<ext>` (same filesystem:
     /// atomic), fsyncs the folders and records it in the index. A part that fails a check is
     /// deleted: a file that does not match never reaches media/. When a file with that content is
     /// already there (another URL, same bytes), the URL shares it. Returns the media file's path.
-    public func store(downloadOf url: URL, head: HTTPResponseHead, expectedSHA256: String?) throws(MediaCacheError) -> String {
+    public func store(downloadOf url: URL, head: HTTPResponseHead, expectedSHA256: String?, expectedSize: Int64? = nil) throws(MediaCacheError) -> String {
         let partial = partial(for: url)
         try DurableFile.sync(partial.path, cacheDirectory: directory)
         let size = DurableFile.size(of: partial.path) ?? 0
         if let length = head.contentLength, size != head.resumedFrom + length {
             discardPartial(for: url)
             throw .sizeMismatch(got: size, expected: head.resumedFrom + length)
+        }
+        if let expectedSize, size != expectedSize {
+            discardPartial(for: url)
+            throw .sizeMismatch(got: size, expected: expectedSize)
         }
         let sha256: String
         do {

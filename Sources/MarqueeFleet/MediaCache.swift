@@ -80,11 +80,12 @@ public final class MediaCache: Sendable {
     /// The path of `url`'s verified file, or nil: its index entry exists, the file is there with
     /// the recorded size, and, when `sha256` (the config's) is given, the entry has that hash (a
     /// config naming another hash means the content changed). Marks the entry used. Cheap (a stat).
-    public func cachedFile(for url: URL, sha256: String? = nil) -> String? {
+    public func cachedFile(for url: URL, sha256: String? = nil, size: Int64? = nil) -> String? {
         state.withLock { state -> String? in
             let key = CacheNaming.indexKey(for: url)
             guard let entry = state.index.entries[key] else { return nil }
             if let sha256, sha256.lowercased() != entry.sha256 { return nil }
+            if let size, size != entry.size { return nil }
             let path = mediaPath(sha256: entry.sha256, url: url)
             let isPlain = DurableFile.isPlainOwnFile(path)
             guard isPlain, DurableFile.size(of: path) == entry.size else {

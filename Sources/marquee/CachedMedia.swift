@@ -5,4 +5,6 @@ struct CachedMedia: Equatable, Sendable {
     var url: URL
     /// The config's `sha256:`; nil: only the size the server announced is checked.
     var sha256: String?
+    /// The config's `size:` in bytes; nil: the bound is the whole cache (cache.maxBytes).
+    var size: Int64?
 }

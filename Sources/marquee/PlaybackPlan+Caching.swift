@@ -36,7 +36,7 @@ extension PlaybackPlan {
         let all = items + (schedule?.playlists.flatMap(\.items) ?? [])
         return all.compactMap { item in
             guard let media = cachedMedia[item.url], seen.insert(item.url).inserted else { return nil }
-            return CacheWant(url: media.url, sha256: media.sha256, security: security(media.url))
+            return CacheWant(url: media.url, sha256: media.sha256, size: media.size, security: security(media.url))
         }
     }
 }

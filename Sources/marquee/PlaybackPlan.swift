@@ -120,7 +120,7 @@ struct PlaybackPlan {
         var media: [String: CachedMedia] = [:]
         for item in configuration.dayparts.flatMap(\.playlist.items) where item.isCached {
             guard case .remote(let url) = item.location else { continue }
-            media[item.location.description] = CachedMedia(url: url, sha256: item.sha256)
+            media[item.location.description] = CachedMedia(url: url, sha256: item.sha256, size: item.size)
         }
         return media
     }

@@ -129,8 +129,8 @@ import Testing
         #expect(run.terminate() == 0)
     }
 
-    /// The fault list: a hash mismatch, a redirect to file:, a connection dropped mid-body and a
-    /// body shorter than announced. Only verified media play; no fault holds back the others.
+    /// The fault list: a hash mismatch, a redirect to file:, a connection dropped mid-body, a
+    /// body longer than the config's `size:` and a body shorter than announced. Only verified media play; no fault holds back the others.
     @Test func badDownloadsAreLeftOutWithOneLineAndTheRestPlays() throws {
         let fixture = try FleetFixture(name: "faults")
         defer { fixture.server.stop() }
@@ -144,12 +144,15 @@ import Testing
                 - url: media/lying.mp4
                   sha256: \(fixture.clips["four"]!.sha256)
                 - url: media/passwd.mp4
+                - url: media/long.mp4
+                  size: \(fixture.clips["four"]!.data.count - 1)
                 - url: media/two.mp4
                   sha256: \(two.sha256)
             """, etag: "v1")
         fixture.serve("one")
         fixture.server.setRoute("/screens/media/lying.mp4", .file(fixture.clips["three"]!.data, contentType: "video/mp4"))
         fixture.server.setRoute("/screens/media/passwd.mp4", .redirect(to: "file:///etc/passwd"))
+        fixture.server.setRoute("/screens/media/long.mp4", .file(fixture.clips["four"]!.data, contentType: "video/mp4"))
         fixture.serve("two") { .droppingFile($0, contentType: "video/mp4", after: $0.count / 2) }
         let run = try fixture.play()
         #expect(run.waitForEvents(seconds: 60) { FleetFixture.starts($0).contains(fixture.mediaURL("two")) }, "\(run.standardError())")
@@ -159,6 +162,7 @@ import Testing
         let journal = run.standardError()
         #expect(journal.contains("sha256 mismatch"), "\(journal)")
         #expect(journal.contains("redirect to file: refused"), "\(journal)")
+        #expect(journal.contains("media/long.mp4: larger than its size: in the config (\(fixture.clips["four"]!.data.count - 1) bytes); left out until the config changes"), "\(journal)")
         // The dropped download was resumed with a Range, not fetched again from the start.
         let ranged = fixture.server.requests.filter { $0.path == "/screens/media/two.mp4" }.compactMap { $0.headers["range"] }
         #expect(ranged.contains { $0.hasPrefix("bytes=") && $0 != "bytes=0-" }, "\(fixture.server.requests.filter { $0.path.hasSuffix("two.mp4") }.map(\.headers))")

@@ -51,6 +51,7 @@ import Testing
               items:
                 - url: http://cms.example/a.mp4
                   sha256: abc
+                  size: 12M
             """)
         #expect(config == nil)
         #expect(diagnostics == [
@@ -59,6 +60,7 @@ import Testing
             "5:13: error: expected a size in bytes such as 2G or 500M, found 'lots'",
             "6:14: error: downloads 3 is out of range (expected 1 or 2 at a time)",
             "10:15: error: expected a SHA-256 (64 hex digits), found 'abc'",
+            "11:13: error: expected the file's size in bytes (a whole number above 0), found '12M'",
         ], "\(diagnostics)")
     }
 
@@ -69,14 +71,15 @@ import Testing
               items:
                 - url: https://cms.example/a.mp4
                   sha256: \(digest)
+                  size: 1048576
                 - {url: https://cms.example/live.ts, stream: true}
                 - https://cms.example/live/index.m3u8
                 - {url: local.mp4, stream: true}
             """)
         let items = try #require(config?.playlist.items)
         #expect(items.map(\.isCached) == [true, false, false, false])
-        #expect(items[0].sha256 == digest.lowercased())
-        #expect(diagnostics == ["7:24: warning: 'stream' applies to http(s) media only; ignored for a local file"], "\(diagnostics)")
+        #expect(items[0].sha256 == digest.lowercased() && items[0].size == 1_048_576)
+        #expect(diagnostics == ["8:24: warning: 'stream' applies to http(s) media only; ignored for a local file"], "\(diagnostics)")
     }
 
     @Test func byteSizesReadAsDfPrintsThem() {

@@ -167,6 +167,45 @@ import Testing
         #expect(server.requestedPaths.count == requests + 1)
     }
 
+    /// The config's `size:` bounds a download more tightly than the cache: a body that runs past
+    /// it is cut there, and a body that ends short of it is not kept; the right size is cached.
+    @Test func aDownloadIsCutAtItsConfigsSizeAndAFileOfAnotherSizeIsNotKept() throws {
+        let body = CacheFixture.bytes(20_000, seed: 71)
+        let server = try LoopbackHTTPServer(routes: ["/endless.mp4": .endlessBody(contentType: "video/mp4"),
+                                                     "/a.mp4": .file(body, contentType: "video/mp4")])
+        defer { server.stop() }
+        let fixture = CacheFixture()
+        let cache = try fixture.cache(maxBytes: 1_000_000)
+        let filler = CacheFiller(cache: cache, transport: RecordingTransfer(), options: .init(retry: CacheFillerTests.fastRetry), log: fixture.log)
+        defer { filler.stop() }
+        let endless = try #require(URL(string: server.url("/endless.mp4")))
+        let file = try #require(URL(string: server.url("/a.mp4")))
+
+        let cut = FillRecorder()
+        filler.fill([CacheWant(url: endless, size: 50_000)], handlers: cut.handlers)
+        #expect(cut.settled()?[endless] == .failed("cache: \(endless.absoluteString): larger than its size: in the config (50000 bytes); left out until the config changes"))
+        #expect(fixture.partialFiles.isEmpty, "\(fixture.partialFiles)")
+
+        let short = FillRecorder()
+        filler.fill([CacheWant(url: file, size: 25_000)], handlers: short.handlers)
+        let shortResult = try #require(short.settled()?[file])
+        #expect(shortResult.path == nil && "\(shortResult)".contains("size 20000, expected 25000"), "\(shortResult)")
+        #expect(cache.cachedFile(for: file) == nil)
+
+        let long = FillRecorder()
+        filler.fill([CacheWant(url: file, size: 19_999)], handlers: long.handlers)
+        #expect(long.settled()?[file] == .failed("cache: \(file.absoluteString): larger than its size: in the config (19999 bytes); left out until the config changes"))
+
+        cache.forgetOversized()
+        let right = FillRecorder()
+        filler.fill([CacheWant(url: file, size: 20_000)], handlers: right.handlers)
+        let path = try #require(right.settled()?[file]?.path)
+        #expect(FileManager.default.contents(atPath: path) == body)
+        // Cached under one size, wanted under another (the CMS changed it): not the file wanted.
+        #expect(cache.cachedFile(for: file, size: 20_001) == nil)
+        #expect(cache.cachedFile(for: file, size: 20_000) == path)
+    }
+
     @Test func aFullDiskEvictsUnreferencedFilesAndRetriesOnce() throws {
         let body = CacheFixture.bytes(20_000, seed: 55)
         let server = try LoopbackHTTPServer(routes: ["/a.mp4": .file(body, contentType: "video/mp4")])

@@ -3,7 +3,7 @@ import Yams
 
 extension ConfigurationDecoder {
     static let playlistKeys = ["repeat", "seed", "actionAtItemEnd", "items", "schedule"]
-    static let itemKeys = ["url", "start", "end", "duration", "scaling", "title", "cues", "schedule", "stream", "sha256"]
+    static let itemKeys = ["url", "start", "end", "duration", "scaling", "title", "cues", "schedule", "stream", "sha256", "size"]
 
     mutating func decodePlaylist(_ field: MappingField) -> PlaylistConfiguration? {
         guard let fields = fields(of: field.value, in: "playlist", allowed: Self.playlistKeys) else { return nil }
@@ -76,16 +76,28 @@ extension ConfigurationDecoder {
         guard let location = location(urlField.value) else { return nil }
         let stream = fields["stream"].flatMap { bool($0.value) } ?? false
         let sha256 = fields["sha256"].flatMap { decodeSHA256($0.value) }
+        let size = fields["size"].flatMap { decodeFileSize($0.value) }
         if location.isFile {
-            for key in ["stream", "sha256"] {
+            for key in ["stream", "sha256", "size"] {
                 if let field = fields[key] { log.warning(at: field.keyPosition, "'\(key)' applies to http(s) media only; ignored for a local file") }
             }
-        } else if stream, let field = fields["sha256"] {
-            log.warning(at: field.keyPosition, "'sha256' is ignored for a stream (it is not downloaded)")
+        } else if stream {
+            for key in ["sha256", "size"] {
+                if let field = fields[key] { log.warning(at: field.keyPosition, "'\(key)' is ignored for a stream (it is not downloaded)") }
+            }
         }
         return PlaylistItemConfiguration(location: location, start: start, end: end, duration: duration,
                                          scaling: scaling, title: title, cues: cues, schedule: schedule,
-                                         stream: stream, sha256: sha256)
+                                         stream: stream, sha256: sha256, size: size)
+    }
+
+    /// `size:` the file's exact size in bytes, as a CMS lists it beside its hash.
+    private mutating func decodeFileSize(_ node: Node) -> Int64? {
+        guard case .scalar(let scalar) = node, let bytes = Int64(scalar.string), bytes > 0 else {
+            log.error(at: SourcePosition(of: node), "expected the file's size in bytes (a whole number above 0), found \(describe(node))")
+            return nil
+        }
+        return bytes
     }
 
     /// 64 hex digits, either case; kept lower-case, as `sha256sum` prints it.

@@ -23,10 +23,13 @@ public struct PlaylistItemConfiguration: Sendable, Equatable {
     /// `sha256:` the remote file's expected hash, lower-case hex: the cache keeps and plays only a
     /// download that matches it.
     public var sha256: String?
+    /// `size:` the remote file's exact size in bytes: a download is cut there (a server that sends
+    /// more is lying), and a file of another size is never kept.
+    public var size: Int64?
 
     public init(location: MediaLocation, start: MediaTime? = nil, end: MediaTime? = nil,
                 duration: MediaTime? = nil, scaling: ScalingMode? = nil, title: String? = nil, cues: [MediaTime] = [],
-                schedule: Schedule? = nil, stream: Bool = false, sha256: String? = nil) {
+                schedule: Schedule? = nil, stream: Bool = false, sha256: String? = nil, size: Int64? = nil) {
         self.location = location
         self.start = start
         self.end = end
@@ -37,6 +40,7 @@ public struct PlaylistItemConfiguration: Sendable, Equatable {
         self.schedule = schedule
         self.stream = stream
         self.sha256 = sha256
+        self.size = size
     }
 
     /// A remote item that is downloaded before it plays: not a stream, not HLS.
@@ -57,7 +61,7 @@ public struct PlaylistItemConfiguration: Sendable, Equatable {
 // not parse); MediaTime itself is not Codable, and conforming it here would clash if Core ever does.
 extension PlaylistItemConfiguration: Codable {
     private enum CodingKeys: String, CodingKey {
-        case url, start, end, duration, scaling, title, cues, schedule, stream, sha256
+        case url, start, end, duration, scaling, title, cues, schedule, stream, sha256, size
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -72,6 +76,7 @@ extension PlaylistItemConfiguration: Codable {
         try container.encodeIfPresent(schedule, forKey: .schedule)
         if stream { try container.encode(stream, forKey: .stream) }
         try container.encodeIfPresent(sha256, forKey: .sha256)
+        try container.encodeIfPresent(size, forKey: .size)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -100,6 +105,7 @@ extension PlaylistItemConfiguration: Codable {
         schedule = try container.decodeIfPresent(Schedule.self, forKey: .schedule)
         stream = try container.decodeIfPresent(Bool.self, forKey: .stream) ?? false
         sha256 = try container.decodeIfPresent(String.self, forKey: .sha256)
+        size = try container.decodeIfPresent(Int64.self, forKey: .size)
     }
 
     /// Seconds as a decimal, e.g. `2.5`. Exact for every time a config can spell (at most nine
