@@ -15,9 +15,9 @@ extension QueuePlayer {
                     emit(.error(message: refusal))
                     continue
                 }
-                let wasStopped = current == nil
+                let before = lastingState
                 apply(action, from: source)
-                followStopRule(after: action, from: source, wasStopped: wasStopped)
+                followStopRule(after: action, from: source, before: before)
                 showOSD(after: action)
             case .seek(let seek):
                 if let source = seek.source { emit(.command(.seek(to: seek.time), source: source)) }
@@ -31,14 +31,15 @@ extension QueuePlayer {
                 showOSD(after: .seek(to: seek.time))
             case .numericEntry(let digits): applyNumericEntry(digits)
             case .replace(let replacement):
-                cancelStopTimeout(unlessFrom: nil)
+                // What a visitor changed is put back all the same (a new playlist is nobody
+                // taking the sign over), but the new playlist brings its own repeat mode.
+                visitorFallback.forgetRepeatMode()
                 let wasWaiting = isWaitingForContent
                 replaceQueueNow(replacement)
                 if let timetable = replacement.timetable { adopt(timetable) }
                 // Content that was waited for plays as soon as it comes.
                 if wasWaiting && current == nil && !items.isEmpty { resume() }
             case .append(let added):
-                cancelStopTimeout(unlessFrom: nil)
                 replaceQueueNow(QueueReplacement(items: items + added, settings: settings))
             case .screenshot(let completion): completion(takeScreenshot())
             case .scheduleAgenda(let agenda, let schedule):
@@ -101,7 +102,7 @@ extension QueuePlayer {
         }
     }
 
-    private func apply(_ action: ControlAction, from source: CommandSource) {
+    func apply(_ action: ControlAction, from source: CommandSource) {
         switch action {
         case .command(let command): apply(command)
         case .playItem(let index): playItem(at: index)

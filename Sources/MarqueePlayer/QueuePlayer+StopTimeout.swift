@@ -1,52 +1,52 @@
 import MarqueeCore
 
-/// The stop rule (config `input.stopTimeout`): a visitor's `stop` must not leave the screen blank
-/// for good. A stop from a key that stopped playback arms a deadline on the player's clock; once
-/// the player has stayed stopped until then, it plays again, logged as `command play from stop
-/// timeout`. A stop from the control socket, a signal or code is deliberate and is never undone.
+/// The stop rule (config `input.stopTimeout`): a visitor's keys must not leave the sign stopped,
+/// paused, muted or in another repeat or scaling mode for good (`VisitorFallback` keeps the
+/// list). Once the timeout has passed, each change is put back and logged as a command from
+/// `stop timeout` (`command play from stop timeout`).
 ///
 /// Runs on the present thread: the deadline is checked where the thread already waits for
-/// commands while stopped (`waitForCommand` wakes for it), so no other thread and no real-time
-/// wait is involved.
+/// commands while stopped or paused (`waitForCommand` wakes for it) and between frames while
+/// playing, so no other thread and no real-time wait is involved.
 extension QueuePlayer {
-    /// After a command was applied: arm, keep or cancel the deadline. `wasStopped` says whether
-    /// nothing was playing (or opening) before the command.
-    func followStopRule(after action: ControlAction, from source: CommandSource, wasStopped: Bool) {
-        guard current == nil else {
-            // Playing (or opening) again: there is no stop left to undo.
-            stopResumeAt = nil
-            return
-        }
-        if !source.isKey {
-            // Someone deliberate (the control socket, a signal, a reload, code) has the player now.
-            stopResumeAt = nil
-        } else if action == .command(.stop) && !wasStopped, let timeout = settings.stopTimeout, timeout > .zero {
-            stopResumeAt = realClock.now() + timeout
-        }
-        // Any other key (another stop, volume) leaves the deadline as it was: a visitor pressing
-        // more keys must not make the stop last for good after all.
+    /// What keys can change, now.
+    var lastingState: VisitorFallback.Lasting {
+        let transport: VisitorFallback.Lasting.Transport = current == nil ? .stopped : (machine.wantsToPlay ? .playing : .paused)
+        return .init(transport: transport, muted: volume.isMuted, repeatMode: cursor.repeatMode, userScaling: userScaling)
     }
 
-    /// A request that is not a command (a seek, a new playlist) from anyone but a key cancels the
-    /// deadline, as a command would.
+    /// After a command was applied: arm, keep or cancel the fallback.
+    func followStopRule(after action: ControlAction, from source: CommandSource, before: VisitorFallback.Lasting) {
+        visitorFallback.follow(before, lastingState, byKey: source.isKey, now: realClock.now(), timeout: settings.stopTimeout)
+    }
+
+    /// A request that is not a command (a seek) from anyone but a key cancels the fallback, as a
+    /// command would.
     func cancelStopTimeout(unlessFrom source: CommandSource?) {
-        if source?.isKey != true { stopResumeAt = nil }
+        if source?.isKey != true { visitorFallback = VisitorFallback() }
     }
 
-    /// Whether the stopped player is due to play again.
-    var isStopTimeoutDue: Bool {
-        guard let stopResumeAt else { return false }
-        return realClock.now() >= stopResumeAt
-    }
+    /// Whether something a key changed is due to be put back.
+    var isStopTimeoutDue: Bool { visitorFallback.isDue(at: realClock.now()) }
 
-    /// Plays again once the deadline has passed, on the one command path's terms: logged as a
-    /// `play` command with its own source.
+    /// Puts back what keys changed once the deadline has passed, on the one command path's
+    /// terms: each as a command with its own source.
     func resumeAfterStopTimeoutIfDue() {
         guard isStopTimeoutDue else { return }
-        stopResumeAt = nil
-        guard current == nil else { return }
-        emit(.command(.command(.play), source: .stopTimeout))
-        apply(.play)
+        let fallback = visitorFallback.take()
+        func putBack(_ action: ControlAction) {
+            emit(.command(action, source: .stopTimeout))
+            apply(action, from: .stopTimeout)
+        }
+        if let mode = fallback.repeatMode, mode != cursor.repeatMode { putBack(.setRepeat(mode)) }
+        if let scaling = fallback.userScaling, scaling != userScaling {
+            userScaling = scaling
+            let mode = scalingMode(for: current?.item)
+            emit(.command(.setScaling(mode), source: .stopTimeout))
+            emitAll(machine.handle(.scalingModeSet(mode)))
+        }
+        if let muted = fallback.muted, muted != volume.isMuted { putBack(.setMuted(muted)) }
+        if fallback.resumesPlayback, lastingState.transport != .playing { putBack(.command(.play)) }
         publishDetails()
     }
 }

@@ -151,8 +151,8 @@ public final class QueuePlayer: @unchecked Sendable {
     var resumeWhenDisplayOn = false
     /// The status card's line while the queue waits for content (`setContentNote`).
     var contentNote: String?
-    /// When a stop from a key is undone (`settings.stopTimeout`), on `realClock`; nil: never.
-    var stopResumeAt: MediaTime?
+    /// What keys changed that the stop rule puts back, and when (`settings.stopTimeout`).
+    var visitorFallback = VisitorFallback()
     /// The dayparts and their timetable; nil: one playlist, all the time. A reload replaces it.
     var playlistSchedule: PlaylistSchedule?
     /// The timetable's changes still to come, the next first (present thread).

@@ -169,6 +169,8 @@ extension PlaybackPlan {
         if input.baseKeyMap != other.input.baseKeyMap { keys.append("input.keymap") }
         if input.keyOverrides != other.input.keyOverrides { keys.append("input.keys") }
         if input.stopTimeout != other.input.stopTimeout { keys.append("input.stopTimeout") }
+        if input.lockdown != other.input.lockdown { keys.append("input.lockdown") }
+        if input.visitorCommands != other.input.visitorCommands { keys.append("input.visitorKeys") }
         if logLevel != other.logLevel { keys.append("log.level") }
         if control.socket != other.control.socket { keys.append("control.socket") }
         if control.roles != other.control.roles { keys.append("control.roles") }

@@ -62,6 +62,20 @@ import Testing
             }
         }
 
+        /// The last of what the events said: state, muted, repeat and scaling modes.
+        var state: PlaybackState? {
+            recorder.events.reversed().lazy.compactMap { if case .playbackStateChanged(_, let to) = $0 { to } else { nil } }.first
+        }
+        var isMuted: Bool {
+            recorder.events.reversed().lazy.compactMap { if case .volumeChanged(_, let muted) = $0 { muted } else { nil } }.first ?? false
+        }
+        var repeatMode: RepeatMode {
+            recorder.events.reversed().lazy.compactMap { if case .repeatModeChanged(let mode) = $0 { mode } else { nil } }.first ?? .off
+        }
+        var scaling: ScalingMode? {
+            recorder.events.reversed().lazy.compactMap { if case .scalingModeChanged(let mode) = $0 { mode } else { nil } }.first
+        }
+
         func finish() {
             player.shutDown()
             player.waitUntilFinished()
@@ -147,5 +161,74 @@ import Testing
         fixture.send(.command(.stop), from: visitor)
         fixture.stayStopped(for: MediaTime(seconds: 3600))
         #expect(!fixture.resumedByTimeout)
+    }
+
+    @Test func aPauseFromAKeyPlaysAgainAfterTheTimeout() {
+        let fixture = Fixture()
+        defer { fixture.finish() }
+        // Played by the operator, paused by a visitor before the clip can end: one batch.
+        fixture.player.enqueue(contentsOf: [.control(.command(.play), operatorClient), .control(.command(.pause), visitor)])
+        fixture.send(.command(.volumeUp), from: visitor)
+        #expect(fixture.state == .paused)
+        fixture.stayStopped(for: Self.timeout - MediaTime(seconds: 1))
+        #expect(!fixture.resumedByTimeout)
+        fixture.stayStopped(for: MediaTime(seconds: 2))
+        #expect(fixture.recorder.wait { events in
+            guard let resumed = events.firstIndex(of: .command(.command(.play), source: .stopTimeout)) else { return false }
+            return events[resumed...].contains(.playbackStateChanged(from: .paused, to: .playing))
+        })
+    }
+
+    @Test func muteRepeatAndScalingFromKeysAreSetBackAfterTheTimeout() {
+        let fixture = Fixture()
+        defer { fixture.finish() }
+        let scaling = fixture.scaling ?? .default
+        fixture.send(.command(.toggleMute), from: visitor)
+        fixture.send(.command(.cycleRepeatMode), from: visitor)
+        fixture.send(.command(.cycleScalingMode), from: visitor)
+        #expect(fixture.isMuted && fixture.repeatMode != .off && fixture.scaling != scaling)
+
+        fixture.stayStopped(for: Self.timeout - MediaTime(seconds: 1))
+        #expect(!fixture.recorder.events.contains { if case .command(_, source: .stopTimeout) = $0 { true } else { false } })
+        fixture.stayStopped(for: MediaTime(seconds: 2))
+        #expect(fixture.recorder.wait { $0.contains(.command(.setMuted(false), source: .stopTimeout)) })
+        #expect(fixture.recorder.events.contains(.command(.setRepeat(.off), source: .stopTimeout)))
+        #expect(fixture.recorder.events.contains(.command(.setScaling(scaling), source: .stopTimeout)))
+        #expect(!fixture.isMuted && fixture.repeatMode == .off && fixture.scaling == scaling)
+        // The operator's pause (the fixture's) is not the visitor's: it stays.
+        #expect(!fixture.resumedByTimeout && fixture.state == .paused)
+    }
+
+    @Test func aKeyThatPutsItBackLeavesNothingToSetBack() {
+        let fixture = Fixture()
+        defer { fixture.finish() }
+        fixture.send(.command(.toggleMute), from: visitor)
+        fixture.send(.command(.toggleMute), from: visitor)
+        fixture.stayStopped(for: MediaTime(seconds: 3600))
+        #expect(!fixture.recorder.events.contains { if case .command(_, source: .stopTimeout) = $0 { true } else { false } })
+    }
+
+    @Test func aNewChangeArmsTheDeadlineAfresh() {
+        let fixture = Fixture()
+        defer { fixture.finish() }
+        fixture.send(.command(.toggleMute), from: visitor)
+        fixture.stayStopped(for: MediaTime(seconds: 50))
+        // A stop 50 s later gets its own full minute; the mute is set back with it.
+        fixture.send(.command(.stop), from: visitor)
+        fixture.stayStopped(for: MediaTime(seconds: 20))
+        #expect(!fixture.resumedByTimeout && fixture.isMuted)
+        fixture.stayStopped(for: MediaTime(seconds: 41))
+        #expect(fixture.waitForResume())
+        #expect(fixture.recorder.events.contains(.command(.setMuted(false), source: .stopTimeout)))
+    }
+
+    @Test func anOperatorsMuteStaysAndTakesOverAVisitorsChanges() {
+        let fixture = Fixture()
+        defer { fixture.finish() }
+        fixture.send(.command(.cycleRepeatMode), from: visitor)
+        fixture.send(.setMuted(true), from: operatorClient)
+        fixture.stayStopped(for: MediaTime(seconds: 3600))
+        #expect(!fixture.recorder.events.contains { if case .command(_, source: .stopTimeout) = $0 { true } else { false } })
+        #expect(fixture.isMuted)
     }
 }

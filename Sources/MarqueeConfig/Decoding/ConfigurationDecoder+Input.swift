@@ -2,7 +2,7 @@ import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let inputKeys = ["devices", "grab", "keymap", "keys", "stopTimeout", "lockdown"]
+    static let inputKeys = ["devices", "grab", "keymap", "keys", "stopTimeout", "lockdown", "visitorKeys"]
 
     mutating func decodeInput(_ node: Node) -> InputConfiguration {
         var input = InputConfiguration()
@@ -23,6 +23,16 @@ extension ConfigurationDecoder {
         if let node = fields["stopTimeout"]?.value, let timeout = decodeStopTimeout(node) {
             input.stopTimeout = timeout
         }
+        if let node = fields["visitorKeys"]?.value {
+            input.visitorCommands = decodeVisitorKeys(node)
+            if let allowed = input.visitorCommands {
+                for (key, command) in input.keyOverrides.sorted(by: { $0.key.name < $1.key.name }) {
+                    guard let command, !allowed.contains(command) else { continue }
+                    log.warning(at: fields["keys"]?.keyPosition ?? SourcePosition(of: node),
+                                "\(key) is bound to \(command.rawValue), which input.visitorKeys does not list; the key does nothing")
+                }
+            }
+        }
         if let node = fields["lockdown"]?.value, let lockdown = bool(node) {
             input.lockdown = lockdown
             if lockdown, !input.grab, let grab = fields["grab"] {
@@ -42,6 +52,25 @@ extension ConfigurationDecoder {
         }
         guard let time = time(node) else { return nil }
         return .some(time > .zero ? time : nil)
+    }
+
+    /// `all`, or a list of command names (and `numericEntry` for the digits and playEnteredItem).
+    /// The outer nil: all.
+    private mutating func decodeVisitorKeys(_ node: Node) -> Set<Command>? {
+        if case .scalar(let scalar) = node, scalar.string.lowercased() == "all" { return nil }
+        guard case .sequence(let sequence) = node else {
+            log.error(at: SourcePosition(of: node), "expected all or a list of commands keys may issue (e.g. [next, previous, volumeUp, volumeDown]), found \(describe(node))")
+            return nil
+        }
+        var commands = Set<Command>()
+        for item in sequence {
+            if case .scalar(let scalar) = item, scalar.string == InputConfiguration.numericEntryName {
+                commands.formUnion(InputConfiguration.numericEntryCommands)
+            } else if let command = command(item) {
+                commands.insert(command)
+            }
+        }
+        return commands
     }
 
     /// `auto`, `none`, one device, or a list of them.

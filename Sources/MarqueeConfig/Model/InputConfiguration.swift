@@ -25,6 +25,14 @@ public struct InputConfiguration: Sendable, Equatable {
     /// `input.lockdown`: a kiosk's keyboards belong to the player: every keyboard is grabbed, bound
     /// or not, so its VT switches, Ctrl+Alt+Del and SysRq reach nothing.
     public var lockdown = false
+    /// `input.visitorKeys`: the commands keys may issue at all; nil (`all`): every command the
+    /// map binds. Whatever they leave stopped, paused, muted or in another repeat or scaling mode
+    /// is put back after `stopTimeout` either way.
+    public var visitorCommands: Set<Command>?
+
+    /// `numericEntry` in `visitorKeys`: the digits and the key that plays the entered item.
+    public static let numericEntryName = "numericEntry"
+    public static let numericEntryCommands: Set<Command> = Set(Command.allCases.filter { $0.digit != nil } + [.playEnteredItem])
 
     public static let defaultStopTimeout = MediaTime(seconds: 60)
 
@@ -37,9 +45,11 @@ public struct InputConfiguration: Sendable, Equatable {
         self.stopTimeout = stopTimeout
     }
 
-    /// The base map (default or empty) with this config's keys laid over it.
+    /// The base map (default or empty) with this config's keys laid over it, keeping only the
+    /// commands `visitorKeys` allows.
     public var keyMap: KeyMap {
-        (baseKeyMap == .none ? KeyMap.empty : KeyMap.default).merging(keyOverrides)
+        let merged = (baseKeyMap == .none ? KeyMap.empty : KeyMap.default).merging(keyOverrides)
+        return visitorCommands.map(merged.keeping(only:)) ?? merged
     }
 }
 
@@ -47,7 +57,7 @@ public struct InputConfiguration: Sendable, Equatable {
 // `none`. The stop timeout is the exact text `MediaTime.parse` reads back, or `none`.
 extension InputConfiguration: Codable {
     private enum CodingKeys: String, CodingKey {
-        case devices, grab, keymap, keys, stopTimeout, lockdown
+        case devices, grab, keymap, keys, stopTimeout, lockdown, visitorKeys
     }
 
     static let unboundName = "none"
@@ -61,6 +71,7 @@ extension InputConfiguration: Codable {
         try container.encode(keys, forKey: .keys)
         try container.encode(stopTimeout.map(PlaylistItemConfiguration.exactText) ?? Self.unboundName, forKey: .stopTimeout)
         if lockdown { try container.encode(lockdown, forKey: .lockdown) }
+        if let visitorCommands { try container.encode(visitorCommands.map(\.rawValue).sorted(), forKey: .visitorKeys) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -84,6 +95,14 @@ extension InputConfiguration: Codable {
             }
         }
         keyOverrides = overrides
+        if let names = try container.decodeIfPresent([String].self, forKey: .visitorKeys) {
+            visitorCommands = Set(try names.map { name in
+                guard let command = Command(rawValue: name) else {
+                    throw DecodingError.dataCorruptedError(forKey: .visitorKeys, in: container, debugDescription: "bad visitor command \(name)")
+                }
+                return command
+            })
+        }
         switch try container.decodeIfPresent(String.self, forKey: .stopTimeout) {
         case nil: stopTimeout = Self.defaultStopTimeout
         case Self.unboundName?: stopTimeout = nil

@@ -23,6 +23,13 @@ public struct KeyMap: Sendable, Equatable {
         return merged
     }
 
+    /// This map with only the keys whose command is in `commands` (config `input.visitorKeys`).
+    public func keeping(only commands: Set<Command>) -> KeyMap {
+        var kept = self
+        kept.commandsByCode = commandsByCode.filter { commands.contains($0.value) }
+        return kept
+    }
+
     /// No key bound (config `input.keymap: none`): only the keys a config lists do anything.
     public static let empty = KeyMap()
 
