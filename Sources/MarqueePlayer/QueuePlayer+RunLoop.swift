@@ -263,6 +263,9 @@ extension QueuePlayer {
                     // The seek's reply finds all of the item's details, this frame included.
                     publishDetails()
                     finishSeek(at: position)
+                    // A step back by several frames began its next seek: that one's first frame
+                    // pauses (its own pauseOnNextFrame), not this one.
+                    guard current === pipeline else { return }
                 } else {
                     statusStore.publish(framePTS: framePTS, drawnRect: drawnRect)
                 }

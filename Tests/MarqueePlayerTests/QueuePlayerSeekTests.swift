@@ -59,6 +59,28 @@ private let frame25 = MediaTime(1, per: 25)
         fixture.finish()
     }
 
+    /// `stepBackward 3` while paused at 2 s: three frames back, one seek after another, and
+    /// paused on the third (it used to go one back and stay seekingBackward).
+    @Test func aStepBackBySeveralFramesPausesOnTheLast() {
+        let fixture = PausedPlayerFixture()
+        #expect(fixture.seek(to: MediaTime(seconds: 2)) == frame25 * 50)
+        let before = fixture.recorder.events.count
+        fixture.player.send(.step(by: -3), from: .application)
+        let settled = fixture.recorder.wait { events in
+            Array(events.dropFirst(before)).filter { if case .playbackStateChanged(_, to: .paused) = $0 { true } else { false } }.count == 3
+        }
+        #expect(settled)
+        Thread.sleep(forTimeInterval: 0.2)
+        let after = Array(fixture.recorder.events.dropFirst(before))
+        #expect(after.last { if case .playbackStateChanged = $0 { true } else { false } } == .playbackStateChanged(from: .seekingBackward, to: .paused))
+        #expect(fixture.recorder.frames.last?.pts == frame25 * 47)
+        #expect(after.filter { if case .timeJumped = $0 { true } else { false } } == [
+            .timeJumped(from: frame25 * 50, to: frame25 * 49), .timeJumped(from: frame25 * 49, to: frame25 * 48),
+            .timeJumped(from: frame25 * 48, to: frame25 * 47),
+        ], "\(after)")
+        fixture.finish()
+    }
+
     @Test func skipForwardLandsOnAKeyframeAndPastTheEndMovesOn() {
         let fixture = PausedPlayerFixture()
         // 4 s clip: +30 s is past its end, so the item ends as userExited and the queue (repeat off) runs out.
