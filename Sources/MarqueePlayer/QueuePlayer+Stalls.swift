@@ -9,8 +9,8 @@ import MarqueeCore
 /// timeline (22.9 s behind at 50 KB/s for 2 Mbit/s media), and never said so.
 extension QueuePlayer {
     /// Waits, holding what is on screen, until `pipeline` is likely to keep up (StallRecovery).
-    /// True when it is; false when a command or a quit is waiting (the caller applies it and comes
-    /// back) or the pipeline was replaced.
+    /// Commands are applied meanwhile, on the held picture. True when it is likely to keep up;
+    /// false on a quit, a wall rejoin, or when a command replaced the pipeline.
     func waitOutStall(of pipeline: ItemPipeline) -> Bool {
         emitAll(machine.handle(.bufferEmpty))
         audioRenderer?.setPaused(true)
@@ -37,7 +37,13 @@ extension QueuePlayer {
             // local read stuck in the kernel) is a frozen player: the watchdog may restart it.
             // A slow one that keeps giving is waited for as long as it takes.
             if withoutProgress < Self.frozenStallLimit { heartbeat() }
-            if hasPendingWork { return false }
+            if hasPendingWork {
+                // Commands act on the held picture and the stall goes on: ending the wait for them
+                // would show, or drop as late, the frames that trickled in meanwhile. A seek, a move
+                // or a stop replaces the item (the loop ends); the wall's own rejoin is its caller's.
+                if pendingWallJoin != nil { return false }
+                applyPendingCommands()
+            }
             Thread.sleep(forTimeInterval: Self.stallPollInterval)
             withoutProgress += Self.stallPollInterval
         }

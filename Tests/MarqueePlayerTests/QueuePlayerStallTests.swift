@@ -49,6 +49,35 @@ private let frame25 = MediaTime(1, per: 25)
         #expect(events.contains(.itemEnded(index: 0, url: "slow", reason: .playbackEnded, message: nil)))
     }
 
+    /// Commands during a stall act on the held picture: a volume key and a screenshot every 0.1 s
+    /// while media trickles in at half real time drop no frame and show none early (each command
+    /// used to end the wait, and the frames that had trickled in meanwhile were dropped as late).
+    @Test func commandsDuringAStallDropNoFrame() {
+        let media = ScriptedMedia(["slow": .trickling(frames: 75, frameDuration: frame25, mediaPerSecond: 0.5,
+                                                      readAhead: MediaTime(seconds: 1))])
+        let (player, stamped) = play([QueueItem(url: "slow")], media, clock: MonotonicClock())
+        let sending = Atomic<Bool>(true)
+        let sender = Thread {
+            var round = 0
+            while sending.load(ordering: .relaxed) {
+                if round % 2 == 0 { player.send(.command(.volumeDown), from: .application) } else { player.screenshot { _ in } }
+                round += 1
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+        sender.start()
+        player.waitUntilFinished()
+        sending.store(false, ordering: .relaxed)
+
+        let events = stamped.events
+        #expect(events.contains(.playbackStalled))
+        let dropped = events.filter { if case .frame(_, _, _, true, _) = $0 { true } else { false } }.count
+        let shown = events.filter { if case .frame(_, _, _, false, _) = $0 { true } else { false } }.count
+        #expect(dropped == 0 && shown == 75, "\(dropped) dropped, \(shown) shown")
+        let worst = stamped.lateness.max() ?? 0
+        #expect(worst < 0.45, "a frame was shown \(Int(worst * 1000)) ms behind the timeline")
+    }
+
     /// The sound holds with the picture: sound decoded ahead of a stalled picture (here 1 s of it)
     /// does not play on under the frozen frame.
     /// The device plays in real time and pauses as ALSA's hardware pause does.
