@@ -44,6 +44,9 @@ final class AudioRenderer: @unchecked Sendable {
     static let anchorsKept = 64
     private let startGate = MonotonicCondition()
     private var isStartHeld = false
+    /// Silence to write before the first frame after the hold (`releaseStart(leadIn:)`), guarded
+    /// by `startGate`.
+    private var pendingLeadIn: Int64 = 0
     /// Frames handed to the output so far (audio thread only).
     private var framesSubmitted: Int64 = 0
     /// Segments with a lower serial are dropped, not written: Int.max drops all (a rate other than
@@ -304,8 +307,13 @@ final class AudioRenderer: @unchecked Sendable {
         startGate.withLock { isStartHeld = true }
     }
 
-    func releaseStart() {
+    /// Lets the first write through. With `leadIn`, that many frames of silence go first, at item
+    /// frames before the first (negative, so `playingPosition` says how long until the first frame
+    /// sounds): the device's start-up time passes in them, and the first picture can go up when
+    /// the first frame is heard instead of after it.
+    func releaseStart(leadIn: Int64 = 0) {
         startGate.withLock {
+            pendingLeadIn = leadIn
             isStartHeld = false
             startGate.broadcast()
         }
@@ -315,12 +323,17 @@ final class AudioRenderer: @unchecked Sendable {
     /// the rate is not 1; a rate change starts a new stretch (and anchor) at that frame.
     private func write(_ samples: [Float], at itemFrame: Int64) {
         if isDiscarding { return }
-        startGate.withLock { while isStartHeld { startGate.wait() } }
+        let leadIn = startGate.withLock { () -> Int64 in
+            while isStartHeld { startGate.wait() }
+            defer { pendingLeadIn = 0 }
+            return pendingLeadIn
+        }
         // Dropped while it waited for the first picture.
         if !plays(serial: renderingSerial) {
             isDiscarding = true
             return
         }
+        if leadIn > 0 { writeLeadIn(leadIn) }
         if targetRate.withLock({ $0 }) != appliedRate {
             endStretch()
             beginStretch(at: itemFrame)
@@ -334,6 +347,26 @@ final class AudioRenderer: @unchecked Sendable {
             self.stretcher = nil
             addAnchor(at: itemFrame)
             submit(samples)
+        }
+    }
+
+    /// Silence before the segment's first frame, when nothing of it is written yet and it plays at
+    /// its own pace: its anchor moves back by the lead-in, so the silence counts as item frames
+    /// -leadIn ..< 0.
+    private func writeLeadIn(_ frames: Int64) {
+        guard stretcher == nil else { return }
+        let moved = anchors.withLock { anchors -> Bool in
+            guard let last = anchors.indices.last, anchors[last].serial == renderingSerial,
+                  anchors[last].streamFrame == framesSubmitted else { return false }
+            anchors[last].itemFrame -= frames
+            return true
+        }
+        guard moved else { return }
+        var remaining = frames
+        while remaining > 0 {
+            let slice = min(remaining, Self.silenceSliceFrames)
+            submit([Float](repeating: 0, count: Int(slice) * channels))
+            remaining -= slice
         }
     }
 

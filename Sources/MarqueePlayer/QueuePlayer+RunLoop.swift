@@ -252,7 +252,8 @@ extension QueuePlayer {
                 // the flip put them a frame or more behind it (the guest's A/V sync test, twice).
                 if startedLate && pipeline.audio == nil { timeline.restart(at: clock.now() - origin - itemTime) }
                 releaseAudioHold()
-                announceStart()
+                // What this picture brings (the item's start) happened when it went up.
+                emitting(at: shownAt) { announceStart() }
                 trace(pts: pts, itemTime: itemTime, dropped: false)
                 track(pts: pts)
                 if (machine.loadState == .playable || (isWallSynced && machine.loadState == .stalled)) && pipeline.isBufferFull {
@@ -305,15 +306,22 @@ extension QueuePlayer {
 
     /// The first picture is drawn: the sound starts, and once the device is heard playing it the
     /// schedule is set by what it plays, so the picture goes up with its sound instead of the
-    /// device's start-up time ahead of it (23–36 ms measured under TCG without this).
+    /// device's start-up time ahead of it (23–36 ms measured under TCG without this). The sound
+    /// starts with `soundLeadIn` of silence: the device's start-up, and the time until its
+    /// position is first known, pass in it, and the picture is due when the first frame sounds.
+    /// Without it the device had played 15–18 ms of the item by the time its position was known
+    /// in the guest, so the first picture went up that late against its sound and every later one
+    /// on time.
     private func startSound(with pipeline: ItemPipeline) {
-        releaseAudioHold()
         guard settings.followsAudioClock, let renderer = audioRenderer, pipeline.audio != nil,
-              renderer.plays(serial: pipeline.serial) else { return }
+              renderer.plays(serial: pipeline.serial) else { return releaseAudioHold() }
+        let rate = Int64(renderer.output.format.sampleRate)
+        releaseAudioHold(leadIn: Self.soundLeadIn.ticks(timescale: rate, rounding: .toNearestOrAwayFromZero))
         let deadline = clock.now() + Self.soundStartLimit
         while clock.now() < deadline && !hasPendingWork {
-            if let playing = renderer.playingPosition(), playing.serial == pipeline.serial, playing.itemFrame >= 0 {
-                let heard = MediaTime(playing.itemFrame, per: Int64(renderer.output.format.sampleRate))
+            if let playing = renderer.playingPosition(), playing.serial == pipeline.serial {
+                // Negative while the lead-in sounds: the first picture is due when it ends.
+                let heard = MediaTime(playing.itemFrame, per: rate)
                 origin = clock.now() - timeline.timelineTime(ofItemTime: heard)
                 return
             }
@@ -325,10 +333,14 @@ extension QueuePlayer {
     /// longer (or is missing) is followed once it plays.
     static let soundStartLimit = MediaTime(1, per: 2)
 
-    func releaseAudioHold() {
+    /// Longer than a device takes to start (23–36 ms measured under TCG), short enough not to be
+    /// seen as a late start.
+    static let soundLeadIn = MediaTime(1, per: 10)
+
+    func releaseAudioHold(leadIn: Int64 = 0) {
         guard isAudioHeldForFirstPicture else { return }
         isAudioHeldForFirstPicture = false
-        audioRenderer?.releaseStart()
+        audioRenderer?.releaseStart(leadIn: leadIn)
     }
 
     /// Audio is the master clock: when the device is playing this item's audio, the schedule's
@@ -397,12 +409,13 @@ extension QueuePlayer {
         }
         // When it went on screen by the wall, for traces laid side by side across devices.
         shownAtWall = isWallSynced ? Double(WallClockTime.realtimeNanoseconds()) / 1e9 : nil
+        shownAt = realClock.now()
     }
 
     private func trace(pts: MediaTime, itemTime: MediaTime, dropped: Bool) {
         guard let pipeline = current else { return }
         emit(.frame(item: pipeline.index, pts: pts, time: timeline.timelineTime(ofItemTime: itemTime), dropped: dropped,
-                    wall: dropped ? nil : shownAtWall))
+                    wall: dropped ? nil : shownAtWall), at: dropped ? nil : shownAt)
     }
 
     /// What the cursor decided at the end of an item (played or failed).

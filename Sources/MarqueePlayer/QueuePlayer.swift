@@ -21,8 +21,9 @@ public final class QueuePlayer: @unchecked Sendable {
     /// reads and sleeps on it; the status and its events keep the given clock (`realClock`).
     let clock: RateClock
     let realClock: PlaybackClock
-    /// Where events go (the session's delivery thread); `emit(_:)` folds them into the status first.
-    let deliver: @Sendable (PlayerEvent) -> Void
+    /// Where events go (the session's delivery thread), each with its time on `realClock`: when it
+    /// was emitted, or for a frame when it went on screen.
+    let deliver: @Sendable (PlayerEvent, MediaTime) -> Void
     let statusStore: PlayerStatusStore
     /// Lays the items' audio end to end on the audio output; nil plays video only.
     let audioRenderer: AudioRenderer?
@@ -169,6 +170,10 @@ public final class QueuePlayer: @unchecked Sendable {
     var pendingWallJoin: WallJoinReason?
     /// When the last frame shown went on screen, by CLOCK_REALTIME (frame-locked playback only).
     var shownAtWall: Double?
+    /// When the last picture went on screen, on `realClock` (its frame event's time).
+    var shownAt: MediaTime?
+    /// The time events get while set (`emitting(at:)`); nil: when they are emitted.
+    var eventTime: MediaTime?
     var lastWallJoinAt: MediaTime?
     var wallPreroll = QueuePlayer.initialWallPreroll
     var wallAudioFollower = WallAudioFollower()
@@ -178,12 +183,27 @@ public final class QueuePlayer: @unchecked Sendable {
     /// enters mid-item as a seek does.
     var joinedPipeline: ItemPipeline?
 
-    public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
+    public convenience init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
                 audio: AudioOutput? = nil, audioStretching: AudioTimeStretching? = nil, display: OnScreenDisplay? = nil,
                 displayPower: [any DisplayPowerSwitching] = [], schedule: PlaylistSchedule? = nil,
                 clock: PlaybackClock, heartbeat: @escaping @Sendable () -> Void = {},
                 reload: (@Sendable (CommandSource) -> Void)? = nil,
                 events: @escaping @Sendable (PlayerEvent) -> Void) {
+        self.init(items: items, settings: settings, opener: opener, video: video, audio: audio, audioStretching: audioStretching,
+                  display: display, displayPower: displayPower, schedule: schedule, clock: clock, heartbeat: heartbeat,
+                  reload: reload, stampedEvents: { event, _ in events(event) })
+    }
+
+    /// Like the other, with each event's time on `clock`: a frame's is when it went on screen,
+    /// which the code between the flip and the event (an item's first frame announces the item
+    /// first) must not move: it took 10 ms for a first frame in the guest, and the A/V test read
+    /// the first flash that much late.
+    public init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
+                audio: AudioOutput? = nil, audioStretching: AudioTimeStretching? = nil, display: OnScreenDisplay? = nil,
+                displayPower: [any DisplayPowerSwitching] = [], schedule: PlaylistSchedule? = nil,
+                clock: PlaybackClock, heartbeat: @escaping @Sendable () -> Void = {},
+                reload: (@Sendable (CommandSource) -> Void)? = nil,
+                stampedEvents events: @escaping @Sendable (PlayerEvent, MediaTime) -> Void) {
         self.heartbeat = heartbeat
         self.reloadHandler = reload
         // A schedule decides the first queue: the daypart playing now, its items in their windows.
@@ -214,7 +234,7 @@ public final class QueuePlayer: @unchecked Sendable {
                                       details: PlayerDetails(screenSize: video.screenSize))
         statusStore = store
         audioRenderer = audio.map {
-            AudioRenderer(output: $0, gain: volume.gain, stretching: audioStretching, reportError: { message in events(.error(message: message)) })
+            AudioRenderer(output: $0, gain: volume.gain, stretching: audioStretching, reportError: { message in events(.error(message: message), clock.now()) })
         }
         self.audioStretching = audioStretching
         self.osd = display
@@ -396,13 +416,20 @@ public final class QueuePlayer: @unchecked Sendable {
     /// on the delivery side (`recordStatus`), not here: the present thread does no more per event
     /// than before (under TCG, new code run between a first frame's flip and its event delayed
     /// the event by a frame).
-    func emit(_ event: PlayerEvent) {
-        deliver(event)
+    func emit(_ event: PlayerEvent, at time: MediaTime? = nil) {
+        deliver(event, time ?? eventTime ?? realClock.now())
         observeCues(event)
     }
 
+    /// Emits what `body` emits with the time `time` (what a picture brought on screen, at its flip).
+    func emitting(at time: MediaTime?, _ body: () -> Void) {
+        eventTime = time
+        defer { eventTime = nil }
+        body()
+    }
+
     func emitAll(_ events: [PlayerEvent]) {
-        events.forEach(emit)
+        for event in events { emit(event) }
     }
 
     /// Folds an event the player posted into its status; called by whoever delivers the events

@@ -74,7 +74,7 @@ final class ScreenPlayers: @unchecked Sendable {
                                      opener: FFmpegMediaOpener(options: openOptions, warn: { [screenLogger] in screenLogger.warning("\($0)") }),
                                      video: playing.output, audio: audio.output, audioStretching: FFmpegAudioTimeStretching(),
                                      clock: clock,
-                                     events: { [delivery] in delivery.post($0, at: clock.now().seconds) })
+                                     stampedEvents: { [delivery] in delivery.post($0, at: $1.seconds) })
             folder.player = player
             running.append(Running(name: playing.screen.name, player: player, delivery: delivery))
         }

@@ -6,7 +6,10 @@ import Synchronization
 /// block while it is full), and pauses as ALSA's hardware pause does: what it holds stops
 /// sounding at once and writes wait until it resumes. Run dry, it stops until the next write.
 /// `heard` says how many frames have sounded so far, so a test can tell sound from silence over
-/// any stretch of real time.
+/// any stretch of real time. With `startLatency`, the very first sound comes that long after the
+/// first write (a real device's start-up: ALSA's start threshold, the DAC), with no position meanwhile;
+/// with `positionUnknownFor`, it has no position for that long after its sound began either (the
+/// guest's dmix under TCG: the first frame was on screen 18 ms after its sound).
 final class PausableTestDevice: AudioOutput, @unchecked Sendable {
     let format = AudioFormat.standard
     private struct State {
@@ -18,11 +21,20 @@ final class PausableTestDevice: AudioOutput, @unchecked Sendable {
         var paused = false
     }
     private let state = Mutex(State())
+    private let startLatency: Duration
+    private let positionUnknownFor: Duration
+    private let hasStarted = Atomic<Bool>(false)
+    private let firstSound = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(startLatency: Duration = .zero, positionUnknownFor: Duration = .zero) {
+        self.startLatency = startLatency
+        self.positionUnknownFor = positionUnknownFor
+    }
     private static let bufferFrames: Int64 = 4800
 
     /// Brings `heardBefore` up to `now`; a device that has played everything stops.
     private static func settle(_ state: inout State, at now: ContinuousClock.Instant) {
-        guard let since = state.runningSince else { return }
+        guard let since = state.runningSince, since <= now else { return }
         let heard = state.heardBefore + Int64((now - since) / .seconds(1) * 48000)
         if heard >= state.written {
             state.heardBefore = state.written
@@ -42,7 +54,11 @@ final class PausableTestDevice: AudioOutput, @unchecked Sendable {
                 Self.settle(&state, at: now)
                 guard state.written + frames - state.heardBefore <= Self.bufferFrames || state.written == state.heardBefore else { return false }
                 state.written += frames
-                if state.runningSince == nil { state.runningSince = now }
+                if state.runningSince == nil {
+                    let first = !hasStarted.exchange(true, ordering: .relaxed)
+                    state.runningSince = first ? now + startLatency : now
+                    if first { firstSound.withLock { $0 = now + startLatency } }
+                }
                 return true
             }
             if fits { return }
@@ -68,7 +84,9 @@ final class PausableTestDevice: AudioOutput, @unchecked Sendable {
     func framesPlayed() -> Int64? {
         state.withLock { state in
             Self.settle(&state, at: .now)
-            return state.paused || state.runningSince == nil ? nil : state.heardBefore
+            guard !state.paused, let since = state.runningSince, since <= .now,
+                  let first = firstSound.withLock({ $0 }), .now >= first + positionUnknownFor else { return nil }
+            return state.heardBefore
         }
     }
 
