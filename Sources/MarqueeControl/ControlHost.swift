@@ -23,11 +23,16 @@ public struct LoadedPlaylist: Sendable {
     public var settings: PlayerSettings
     /// Warnings the loader found (`FILE:LINE:COLUMN: warning: ...`).
     public var warnings: [String]
+    /// Remote items the host downloads and verifies first: with any, the host hands the playlist
+    /// to the player itself once they are in place (a `queueReplaced` event says when); the
+    /// service only replies.
+    public var staged: Int
 
-    public init(items: [QueueItem], settings: PlayerSettings, warnings: [String] = []) {
+    public init(items: [QueueItem], settings: PlayerSettings, warnings: [String] = [], staged: Int = 0) {
         self.items = items
         self.settings = settings
         self.warnings = warnings
+        self.staged = staged
     }
 }
 

@@ -158,13 +158,17 @@ public final class ControlService: @unchecked Sendable {
             reply(to: peer, id: id, .failure(rejection.summary, extra: ["diagnostics": rejection.diagnostics]))
         case .success(let loaded):
             switch load.mode {
+            case _ where loaded.staged > 0:
+                break  // the host hands it over once its remote items are in place
             case .replace:
                 player.replaceQueue(QueueReplacement(items: loaded.items, settings: loaded.settings, immediately: true))
             case .append:
                 player.append(loaded.items)
             }
-            log("control: \(source) loaded \(loaded.items.count) item\(loaded.items.count == 1 ? "" : "s") (\(load.mode.rawValue))")
-            reply(to: peer, id: id, .success(["items": loaded.items.count, "mode": load.mode.rawValue, "warnings": loaded.warnings]))
+            let staging = loaded.staged > 0 ? "; \(loaded.staged) remote item\(loaded.staged == 1 ? "" : "s") to download and verify first" : ""
+            log("control: \(source) loaded \(loaded.items.count) item\(loaded.items.count == 1 ? "" : "s") (\(load.mode.rawValue))\(staging)")
+            reply(to: peer, id: id, .success(["items": loaded.items.count, "mode": load.mode.rawValue, "warnings": loaded.warnings,
+                                              "staged": loaded.staged]))
         }
     }
 

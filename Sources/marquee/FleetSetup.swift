@@ -27,6 +27,12 @@ final class FleetSetup: @unchecked Sendable {
         return FleetSetup(plan: plan, post: post, logger: logger)
     }
 
+    /// The media cache alone, for a control client's `load` of remote media in a run that has no
+    /// cache of its own (its config named none).
+    static func forLoads(plan: PlaybackPlan, post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) -> FleetSetup {
+        FleetSetup(plan: plan, post: post, logger: logger)
+    }
+
     private init(plan: PlaybackPlan, post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) {
         self.plan = plan
         self.logger = logger

@@ -45,6 +45,8 @@ final class PlaybackSession {
     private let cec: CECDisplayPower?
     /// The media cache and the source's poller; nil when nothing comes over HTTP to be cached.
     private let fleet: FleetSetup?
+    /// The cache a control client's `load` goes through (the fleet's, or one opened for it).
+    private var loadStaging: LoadStaging?
     /// Hands reloaded and fetched configs to the player; nil for media arguments.
     private let reloader: ConfigReloader?
     private let plan: PlaybackPlan
@@ -149,7 +151,7 @@ final class PlaybackSession {
                                  clock: clock,
                                  heartbeat: { pinger?.tick() },
                                  reload: reload,
-                                 events: { [delivery] in delivery.post($0, at: clock.now().seconds) })
+                                 stampedEvents: { [delivery] in delivery.post($0, at: $1.seconds) })
         self.player = player
         do {
             otherScreens = try screens.map {
@@ -192,6 +194,10 @@ final class PlaybackSession {
                                       roots: LoadRoots(configured: plan.mediaRoots, configPath: plan.configPath, cacheDirectory: fleet != nil ? plan.cache.resolvedDirectory() : nil),
                                       screenshots: ScreenshotFolder.choose(socketFolder: Self.socketFolder(plan.control.socket)))
         host.attach(input)
+        let staging = LoadStaging(plan: plan, fleet: fleet, player: player,
+                                  post: { [delivery] in delivery.post($0, at: clock.now().seconds) }, logger: logger)
+        host.attach(staging: staging)
+        self.loadStaging = staging
         if let fleet { host.attach(cacheStatus: { fleet.status() }) }
         if let sync = plan.sync, syncPlanner != nil {
             // {"epoch":"2026-01-01T00:00:00Z","clock":{"synchronized":true,"estimatedErrorMicroseconds":12,...}}
@@ -312,6 +318,7 @@ final class PlaybackSession {
         delivery.finish(waitingAtMost: Self.eventsGrace)
         control?.stop()
         mqtt?.stop()
+        loadStaging?.stop(unless: fleet)
         fleet?.stop()
         cec?.finish(waitingAtMost: CECFactory.quitGrace)
         notifier?.send("STOPPING=1")

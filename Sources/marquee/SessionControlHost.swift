@@ -23,6 +23,8 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
     /// The folders `load` may read configs and local media from.
     private let roots: LoadRoots
     private let screenshots: ScreenshotFolder
+    /// Where a load's remote media are downloaded first; nil: they stream.
+    private var staging: LoadStaging?
 
     init(settings: PlayerSettings, overrides: PlanOverrides, output: [String: any Sendable], audioDevice: String,
          roots: LoadRoots, screenshots: ScreenshotFolder) {
@@ -32,6 +34,10 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
         self.output = output
         self.audioDevice = audioDevice
         self.roots = roots
+    }
+
+    func attach(staging: LoadStaging) {
+        lock.withLock { self.staging = staging }
     }
 
     func attach(_ input: InputMonitor?) {
@@ -97,7 +103,14 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
         overrides.apply(to: &plan)
         // The screen's rotation is what it was opened with (a plane may turn it).
         plan.settings.displayRotation = baseSettings.displayRotation
-        return .success(LoadedPlaylist(items: plan.items, settings: plan.settings, warnings: plan.warnings))
+        // Remote media reach the player as a reloaded config's do: downloaded and verified first.
+        var staged = 0
+        if !plan.cachedMedia.isEmpty, let staging = lock.withLock({ self.staging }), let stage = staging.stage() {
+            staged = plan.cachedMedia.count
+            let replacing = load.mode == .replace
+            stage.stage(plan) { ready in staging.deliver(ready, replacing: replacing) }
+        }
+        return .success(LoadedPlaylist(items: plan.items, settings: plan.settings, warnings: plan.warnings, staged: staged))
     }
 
     /// What an inline playlist's diagnostics name as their file: `request:3:12: error: ...`.
