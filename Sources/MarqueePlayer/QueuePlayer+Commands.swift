@@ -191,6 +191,8 @@ extension QueuePlayer {
 
     private func stop() {
         completeSeekInFlight(false)
+        // It was armed for the item now stopped: the next play must not pause after its item.
+        cursor.pauseAfterCurrentItem = false
         current?.cancel()
         upcoming?.cancel()
         current = nil

@@ -35,6 +35,14 @@ public enum ControlAction: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// A jump by an interval (`skipForward`, `skipBackward`, with or without seconds).
+    public var isSkip: Bool {
+        switch self {
+        case .skip, .command(.skipForward), .command(.skipBackward): true
+        default: false
+        }
+    }
+
     /// The name in the events log's `command` field: a Command's raw value, or the control
     /// vocabulary's name for the others (`skipForward` with `seconds`, `stepBackward` with `count`).
     public var name: String {
