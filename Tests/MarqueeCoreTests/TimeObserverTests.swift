@@ -50,6 +50,21 @@ private func seconds(_ value: Int64, per: Int64 = 1) -> MediaTime { MediaTime(va
         }
         #expect(said == [0, 500, 1000, 1100, 100_000, 100_500])
     }
+
+    /// The player shows a seek's landing frame, then says `timeJumped`: one report per jump, at
+    /// the landing (a landing in a new slot was reported twice: its frame, and the next one).
+    @Test func aPeriodicObserverReportsASeekOnceAtItsLandingFrame() {
+        var observer = PeriodicTimeObserver(interval: seconds(1, per: 2))
+        var said: [Int64] = []
+        let events: [PlayerEvent] = [.itemStarted(index: 0, url: "a", title: nil)]
+            + stride(from: 0, to: 1200, by: 100).map { frame(0, Int64($0)) }
+            + [frame(0, 3000), .timeJumped(from: seconds(11, per: 10), to: seconds(3)), frame(0, 3100),
+               frame(0, 3300), .timeJumped(from: seconds(31, per: 10), to: seconds(33, per: 10)), frame(0, 3400), frame(0, 3500)]
+        for event in events {
+            if let (item, position) = observer.observe(event) { said.append(Int64(item) * 100_000 + position.ticks(timescale: 1000)) }
+        }
+        #expect(said == [0, 500, 1000, 3000, 3300, 3500])
+    }
 }
 
 @Suite struct PlaybackStatusTests {

@@ -5,6 +5,9 @@
 public struct PeriodicTimeObserver: Sendable {
     public let interval: MediaTime
     private var slot: (item: Int, index: Int64)?
+    /// The last frame shown, and whether it was reported: a seek's `timeJumped` comes after the
+    /// frame it landed on (it is on screen first).
+    private var lastFrame: (item: Int, reported: Bool)?
 
     public init(interval: MediaTime) {
         precondition(interval > .zero, "a periodic observer needs a positive interval")
@@ -14,12 +17,28 @@ public struct PeriodicTimeObserver: Sendable {
     /// The item and position to report for this event, if any.
     public mutating func observe(_ event: PlayerEvent) -> (item: Int, position: MediaTime)? {
         switch event {
-        case .itemStarted, .timeJumped:
+        case .itemStarted:
             slot = nil
+            lastFrame = nil
+        case .timeJumped(_, let to):
+            // Once per jump, at its landing frame: reported already when it began a new slot
+            // (saying it again was the double report after a seek), else now.
+            guard let landing = lastFrame else {
+                slot = nil
+                return nil
+            }
+            if landing.reported { return nil }
+            lastFrame?.reported = true
+            slot = (landing.item, Self.slotIndex(of: to, interval: interval))
+            return (landing.item, to)
         case .frame(let item, let pts, _, false, _):
             let index = Self.slotIndex(of: pts, interval: interval)
-            if let slot, slot.item == item, slot.index == index { return nil }
+            if let slot, slot.item == item, slot.index == index {
+                lastFrame = (item, false)
+                return nil
+            }
             slot = (item, index)
+            lastFrame = (item, true)
             return (item, pts)
         default:
             break
