@@ -376,7 +376,7 @@ extension QueuePlayer {
 
     /// Draws into the back buffer; `show` flips to it.
     private func draw(_ picture: VideoPicture) {
-        guard let asset = currentAsset, let codedSize = asset.codedSize, let pipeline = current else { return }
+        guard let asset = currentAsset, let pipeline = current, let codedSize = picture.pictureSize ?? asset.codedSize else { return }
         let geometry = ScalingGeometry(sourceSize: codedSize, sampleAspectRatio: asset.sampleAspectRatio,
                                        sourceRotation: asset.rotation, screenSize: video.screenSize,
                                        displayRotation: settings.displayRotation)
@@ -410,6 +410,20 @@ extension QueuePlayer {
         // When it went on screen by the wall, for traces laid side by side across devices.
         shownAtWall = isWallSynced ? Double(WallClockTime.realtimeNanoseconds()) / 1e9 : nil
         shownAt = realClock.now()
+        announceSizeChange()
+    }
+
+    /// A picture of another size than the item's last one is on screen (a stream that changed its
+    /// resolution midway): `naturalSizeAvailable` again, as AVPlayerItem's presentationSize changes.
+    private func announceSizeChange() {
+        guard let shown = lastDrawn, let pipeline = current, let size = shown.placement.sourceSize, let asset = currentAsset else { return }
+        defer { shownPictureSize = (pipeline.serial, size) }
+        // The item's first picture: itemReady announced the asset's size.
+        let before = shownPictureSize?.serial == pipeline.serial ? shownPictureSize?.size : asset.codedSize
+        guard let before, before != size else { return }
+        let natural = ScalingGeometry(sourceSize: size, sampleAspectRatio: asset.sampleAspectRatio, sourceRotation: asset.rotation,
+                                      screenSize: size).naturalSize
+        emit(.naturalSizeAvailable(width: natural.width, height: natural.height), at: shownAt)
     }
 
     private func trace(pts: MediaTime, itemTime: MediaTime, dropped: Bool) {

@@ -172,6 +172,8 @@ public final class QueuePlayer: @unchecked Sendable {
     var shownAtWall: Double?
     /// When the last picture went on screen, on `realClock` (its frame event's time).
     var shownAt: MediaTime?
+    /// The size of the last picture shown, and its pipeline (`announceSizeChange`).
+    var shownPictureSize: (serial: Int, size: PixelSize)?
     /// The time events get while set (`emitting(at:)`); nil: when they are emitted.
     var eventTime: MediaTime?
     var lastWallJoinAt: MediaTime?

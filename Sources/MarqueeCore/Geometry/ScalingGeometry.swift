@@ -7,11 +7,15 @@ public struct VideoPlacement: Hashable, Sendable {
     /// Clockwise turn to apply to the cropped source when drawing it into `destination`
     /// (source rotation + display rotation).
     public var rotation: Rotation
+    /// The picture size `sourceCrop` was chosen for; nil: the asset's coded size. A frame of
+    /// another size has the same region cropped from it.
+    public var sourceSize: PixelSize?
 
-    public init(sourceCrop: PixelRect, destination: PixelRect, rotation: Rotation) {
+    public init(sourceCrop: PixelRect, destination: PixelRect, rotation: Rotation, sourceSize: PixelSize? = nil) {
         self.sourceCrop = sourceCrop
         self.destination = destination
         self.rotation = rotation
+        self.sourceSize = sourceSize
     }
 }
 
@@ -79,7 +83,7 @@ public struct ScalingGeometry: Hashable, Sendable {
         }
         return VideoPlacement(sourceCrop: sourceCrop(showing: visible),
                               destination: framebufferRect(for: shown),
-                              rotation: sourceRotation + displayRotation)
+                              rotation: sourceRotation + displayRotation, sourceSize: sourceSize)
     }
 
     private var unrotatedNaturalSize: PixelSize {

@@ -2,7 +2,15 @@
 public protocol VideoPicture: AnyObject, Sendable {
     /// Presentation timestamp in the media's own time.
     var pts: MediaTime { get }
+    /// The decoded picture's own size, when the backend knows it: a stream can change it midway
+    /// (a TS going from 320x180 to 640x360), and the picture is laid out for its own.
+    var pictureSize: PixelSize? { get }
     /// Converts the frame straight into an output's buffer: `placement.sourceCrop` of the picture,
     /// scaled and turned into `placement.destination`, the rest painted `background`.
     func draw(into buffer: PixelBuffer, placement: VideoPlacement, background: RGBColor) throws
+}
+
+extension VideoPicture {
+    /// Unknown: laid out for the asset's coded size.
+    public var pictureSize: PixelSize? { nil }
 }

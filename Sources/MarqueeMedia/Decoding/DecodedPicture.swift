@@ -26,7 +26,9 @@ final class DecodedPicture: VideoPicture, @unchecked Sendable {
     /// The decoded picture's size in pixels.
     var size: PixelSize? { frame.pictureSize }
 
+    var pictureSize: PixelSize? { size }
+
     func draw(into buffer: PixelBuffer, placement: VideoPlacement, background: RGBColor) throws {
-        try scaler.draw(frame, layoutSize: layoutSize, into: buffer, placement: placement, background: background)
+        try scaler.draw(frame, layoutSize: placement.sourceSize ?? layoutSize, into: buffer, placement: placement, background: background)
     }
 }
