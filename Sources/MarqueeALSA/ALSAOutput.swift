@@ -20,6 +20,8 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
 
     // Under `lock`.
     private var pcm: ALSAPCM?
+    /// `close` was called: the run is over, nothing is opened again.
+    private var isClosed = false
     /// Frames accepted from the engine so far, heard or (without a device) paced and dropped.
     private var streamFrames: Int64 = 0
     /// The stream frame the current PCM session's first frame is; frames it has accepted since.
@@ -77,6 +79,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
                 _ = lock.wait(seconds: 0.05)
                 continue
             }
+            if isClosed { return }
             if pcm == nil { reopenIfDue() }
             guard let pcm else {
                 done += pace(frames: total - done)
@@ -128,6 +131,17 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
                     lose(pcm, because: error)
                 }
             }
+            lock.broadcast()
+        }
+    }
+
+    public func close() {
+        lock.withLock {
+            isClosed = true
+            // Its one owner lets it go: ALSAPCM's deinit closes the PCM.
+            pcm = nil
+            primeAgain = []
+            recentBytes = []
             lock.broadcast()
         }
     }

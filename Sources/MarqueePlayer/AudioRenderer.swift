@@ -138,8 +138,10 @@ final class AudioRenderer: @unchecked Sendable {
         let thread = Thread { [self] in
             while let segment = schedule.pop() { render(segment) }
             endStretch()
-            // What was written plays out before the run ends: the last ~100 ms would be lost.
+            // What was written plays out before the run ends: the last ~100 ms would be lost. Then
+            // the device is closed, as a process exiting with it open never does.
             output.drain()
+            output.close()
             finished.withLock {
                 isFinished = true
                 finished.broadcast()

@@ -15,10 +15,15 @@ public protocol AudioOutput: AnyObject, Sendable {
     func setPaused(_ paused: Bool)
     /// Blocks until everything written has been heard (before the process exits).
     func drain()
+    /// Lets the device go for good, after `drain` at the end of a run: a process that exits with
+    /// it open never closes it (alsa-lib's `file` plugin then leaves its WAV header at 0 frames).
+    /// Later writes are dropped.
+    func close()
 }
 
 extension AudioOutput {
     public func framesPlayed() -> Int64? { nil }
     public func setPaused(_ paused: Bool) {}
     public func drain() {}
+    public func close() {}
 }
