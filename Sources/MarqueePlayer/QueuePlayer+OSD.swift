@@ -61,6 +61,7 @@ extension QueuePlayer {
         content.volume = volume.volume
         content.muted = volume.isMuted
         content.pauseAfterItem = cursor.pauseAfterCurrentItem
+        content.bufferingSeconds = stallShownSeconds
         content.show = osd?.settings.show ?? content.show
         return content
     }

@@ -18,8 +18,14 @@ extension QueuePlayer {
             // A pause asked for meanwhile keeps the device paused; so does a player still waiting for
             // its first picture (the hold releases it).
             if machine.wantsToPlay && pausedAt == nil { audioRenderer?.setPaused(false) }
+            // The "Buffering" label goes with the stall: the next picture is drawn without it.
+            if stallShownSeconds != nil {
+                stallShownSeconds = nil
+                osdNeedsRedraw = true
+            }
         }
-        var recovery = StallRecovery(since: Self.realTime())
+        let began = Self.realTime()
+        var recovery = StallRecovery(since: began)
         var lastProgress = (buffered: pipeline.readAheadStatus.buffered, full: pipeline.isBufferFull)
         var withoutProgress = 0.0
         while current === pipeline && !shouldStop {
@@ -37,6 +43,7 @@ extension QueuePlayer {
             // local read stuck in the kernel) is a frozen player: the watchdog may restart it.
             // A slow one that keeps giving is waited for as long as it takes.
             if withoutProgress < Self.frozenStallLimit { heartbeat() }
+            showStallOnOSD(waited: Self.realTime() - began)
             if hasPendingWork {
                 // Commands act on the held picture and the stall goes on: ending the wait for them
                 // would show, or drop as late, the frames that trickled in meanwhile. A seek, a move
@@ -48,6 +55,19 @@ extension QueuePlayer {
             withoutProgress += Self.stallPollInterval
         }
         return false
+    }
+
+    /// Past `osd.stallAfter`, the labels come up over the held picture saying how long the stall
+    /// has lasted, redrawn each second (no frame is waiting to be delayed by it).
+    private func showStallOnOSD(waited: MediaTime) {
+        guard let osd, waited >= osd.settings.stallAfter else { return }
+        let seconds = Int(waited.seconds)
+        if seconds != stallShownSeconds {
+            stallShownSeconds = seconds
+            osd.trigger(at: realClock.now(), volume: false)
+            osdNeedsRedraw = true
+        }
+        refreshOSDWhileIdle()
     }
 
     /// How often a stall looks at the buffers again: a resume comes within this of being possible.

@@ -172,6 +172,9 @@ public final class QueuePlayer: @unchecked Sendable {
     var shownAtWall: Double?
     /// When the last picture went on screen, on `realClock` (its frame event's time).
     var shownAt: MediaTime?
+    /// Whole seconds the stall being waited out has lasted, once past `osd.stallAfter` (the labels
+    /// say "Buffering N s"); nil when not stalled that long.
+    var stallShownSeconds: Int?
     /// The size of the last picture shown, and its pipeline (`announceSizeChange`).
     var shownPictureSize: (serial: Int, size: PixelSize)?
     /// The time events get while set (`emitting(at:)`); nil: when they are emitted.

@@ -3,7 +3,7 @@ import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let osdKeys = ["enabled", "duration", "position", "scale", "show", "statusCard", "font"]
+    static let osdKeys = ["enabled", "duration", "position", "scale", "show", "statusCard", "font", "stallAfter"]
 
     /// `osd:` settings; a bad value is reported where it is and the default kept.
     mutating func decodeOSD(_ node: Node) -> OSDConfiguration {
@@ -16,6 +16,13 @@ extension ConfigurationDecoder {
                 osd.duration = time.seconds
             } else {
                 log.error(at: SourcePosition(of: node), "osd duration must be more than 0 and at most 1 hour, found \(time.seconds) s")
+            }
+        }
+        if let node = fields["stallAfter"]?.value, let time = time(node) {
+            if time >= .zero && time <= MediaTime(seconds: 3600) {
+                osd.stallAfter = time.seconds
+            } else {
+                log.error(at: SourcePosition(of: node), "osd stallAfter must be 0 to 1 hour, found \(time.seconds) s")
             }
         }
         if let node = fields["position"]?.value, let position: OSDSettings.Position = choice(node, named: "osd position") {

@@ -12,6 +12,8 @@ public struct OSDConfiguration: Sendable, Equatable, Codable {
     public var statusCard = true
     /// A font file (relative paths resolved against the config's folder); nil: DejaVu Sans.
     public var font: String?
+    /// Seconds a stall lasts before the labels say "Buffering N s".
+    public var stallAfter = 1.0
 
     public init() {}
 
@@ -25,6 +27,7 @@ public struct OSDConfiguration: Sendable, Equatable, Codable {
         settings.show = Set(show.compactMap(OSDElement.init(rawValue:)))
         settings.statusCard = statusCard
         settings.font = font
+        settings.stallAfter = MediaTime(Int64((stallAfter * 1000).rounded()), per: 1000)
         return settings
     }
 }

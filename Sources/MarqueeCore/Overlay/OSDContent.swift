@@ -29,6 +29,8 @@ public struct OSDContent: Equatable, Sendable {
     public var numericEntry: String?
     /// Armed "pause after this item": shows "Pause after this item".
     public var pauseAfterItem: Bool
+    /// Seconds a stall has lasted, once it is long enough to say so ("Buffering 3 s"); nil otherwise.
+    public var bufferingSeconds: Int?
     /// Which elements may appear (config `osd.show`); an element also needs something to say.
     public var show: Set<OSDElement>
 
@@ -56,5 +58,5 @@ public struct OSDContent: Equatable, Sendable {
 
 /// One part of the OSD that config `osd.show` can turn on or off; the raw values are the config's words.
 public enum OSDElement: String, CaseIterable, Sendable {
-    case state, title, index, time, remaining, progress, repeatMode, volume, numericEntry, pauseAfterItem
+    case state, title, index, time, remaining, progress, repeatMode, volume, numericEntry, pauseAfterItem, buffering
 }

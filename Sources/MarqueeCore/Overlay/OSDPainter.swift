@@ -130,6 +130,9 @@ public final class OSDPainter {
 
     private func extraItems(of content: OSDContent, metrics: OSDLayoutMetrics) -> [OSDExtraItem] {
         var items: [OSDExtraItem] = []
+        if content.show.contains(.buffering), let seconds = content.bufferingSeconds {
+            items.append(.label("Buffering \(seconds) s"))
+        }
         // "off" is the usual state: saying so on every key press would be noise.
         if content.show.contains(.repeatMode), let label = Self.repeatLabel(content.repeatMode) {
             items.append(.label(label))

@@ -18,6 +18,8 @@ public struct OSDSettings: Sendable, Equatable {
     public var statusCard = true
     /// The font file; nil: DejaVu Sans from fonts-dejavu-core.
     public var font: String?
+    /// How long a stall lasts before the labels come up saying "Buffering N s" (`osd.stallAfter`).
+    public var stallAfter = MediaTime(seconds: 1)
 
     /// The fade at the end of `duration`: gone gradually, never mid-frame.
     public static let fade = MediaTime(1, per: 2)
