@@ -19,6 +19,19 @@ enum CLIFixtures {
         return folder
     }
 
+    /// An image file (a screenshot's PNG) as raw RGB bytes, row by row, decoded by ffmpeg.
+    static func rgb(ofImage path: String) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return [UInt8](data)
+    }
+
     /// ffmpeg from PATH; a machine without it fails these tests with that message instead of skipping them.
     static func runFFmpeg(_ arguments: [String]) throws {
         let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

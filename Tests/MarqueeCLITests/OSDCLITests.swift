@@ -49,18 +49,7 @@ import Testing
 
     /// The pixels two screenshots (PNG files) differ in, both decoded to raw RGB by ffmpeg.
     static func differingPixels(_ a: String, _ b: String) throws -> Int {
-        func rgb(_ path: String) throws -> [UInt8] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return [UInt8](data)
-        }
-        let first = try rgb(a), second = try rgb(b)
+        let first = try CLIFixtures.rgb(ofImage: a), second = try CLIFixtures.rgb(ofImage: b)
         guard first.count == second.count, !first.isEmpty else { return -1 }
         var differing = 0
         for offset in stride(from: 0, to: first.count, by: 3) where first[offset..<(offset + 3)] != second[offset..<(offset + 3)] {

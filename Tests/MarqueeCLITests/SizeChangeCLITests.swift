@@ -34,22 +34,10 @@ import Testing
         let position = ((status["item"] as? [String: Any])?["position"] as? Double) ?? 0
         #expect(position >= 1.0, "paused at \(position), before the size change")
         // The white picture reaches the screen's left edge: laid out as 16:9, not as 4:3 with bars.
-        let rgb = try Self.rgb(written)
+        let rgb = try CLIFixtures.rgb(ofImage: written)
         try #require(rgb.count == 640 * 360 * 3, "\(rgb.count) bytes")
         let left = 180 * 640 * 3
         #expect(rgb[left] > 200 && rgb[left + 1] > 200 && rgb[left + 2] > 200, "left edge \(rgb[left]),\(rgb[left + 1]),\(rgb[left + 2])")
         #expect(player.run.terminate() == 0)
-    }
-
-    static func rgb(_ path: String) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return [UInt8](data)
     }
 }

@@ -8,10 +8,7 @@ import Testing
 @Suite struct StallOSDTests {
     @Test func aLongStallSaysHowLongItHasLasted() {
         let shaper = QueuePlayerContentWaitTests.RecordingShaper()
-        let text = TextRenderer(shaper: shaper, rasterizer: BlockRasterizer())
-        let osd = OnScreenDisplay(settings: OSDSettings(), painter: OSDPainter(text: text), cardPainter: StatusCardPainter(text: text),
-                                  version: "marquee test", deviceFacts: { .init(hostname: "kiosk", addresses: []) },
-                                  clockTime: { "2026-01-01 12:00" })
+        let osd = QueuePlayerContentWaitTests.osd(shaper)
         let media = ScriptedMedia(["slow": .stalling(frames: 60, frameDuration: MediaTime(1, per: 25), stallingAt: 20, seconds: 3.5)])
         var settings = PlayerSettings()
         settings.repeatMode = .off
@@ -30,10 +27,7 @@ import Testing
 
     @Test func aShortStallSaysNothing() {
         let shaper = QueuePlayerContentWaitTests.RecordingShaper()
-        let text = TextRenderer(shaper: shaper, rasterizer: BlockRasterizer())
-        let osd = OnScreenDisplay(settings: OSDSettings(), painter: OSDPainter(text: text), cardPainter: StatusCardPainter(text: text),
-                                  version: "marquee test", deviceFacts: { .init(hostname: "kiosk", addresses: []) },
-                                  clockTime: { "2026-01-01 12:00" })
+        let osd = QueuePlayerContentWaitTests.osd(shaper)
         let media = ScriptedMedia(["slow": .stalling(frames: 40, frameDuration: MediaTime(1, per: 25), stallingAt: 20, seconds: 0.5)])
         var settings = PlayerSettings()
         settings.repeatMode = .off
