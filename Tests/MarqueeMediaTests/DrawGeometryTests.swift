@@ -26,7 +26,8 @@ import Testing
 
         // 720x576 at 64:45 is 1024x576: 16:9, the screen's own shape.
         #expect(drawn.placement == VideoPlacement(sourceCrop: PixelRect(x: 0, y: 0, width: 720, height: 576),
-                                                  destination: PixelRect(x: 0, y: 0, width: 640, height: 360), rotation: .none))
+                                                  destination: PixelRect(x: 0, y: 0, width: 640, height: 360), rotation: .none,
+                                                  sourceSize: PixelSize(width: 720, height: 576)))
         try Self.expect(drawn.canvas, at: [(160, 90, Self.red), (480, 90, Self.lime), (160, 270, Self.blue), (480, 270, Self.yellow)])
     }
 
@@ -45,7 +46,8 @@ import Testing
         // 576 × 360/640 = 324 natural columns of 1024, centred at 350...674; in coded pixels
         // 350 × 720/1024 = 246.1 → 246 and 674 × 720/1024 = 473.9 → 474 (even: 4:2:0).
         #expect(drawn.placement == VideoPlacement(sourceCrop: PixelRect(x: 246, y: 0, width: 228, height: 576),
-                                                  destination: PixelRect(x: 0, y: 0, width: 360, height: 640), rotation: .none))
+                                                  destination: PixelRect(x: 0, y: 0, width: 360, height: 640), rotation: .none,
+                                                  sourceSize: PixelSize(width: 720, height: 576)))
         try Self.expect(drawn.canvas, at: [(90, 160, Self.red), (270, 160, Self.lime), (90, 480, Self.blue), (270, 480, Self.yellow)])
     }
 
@@ -66,7 +68,8 @@ import Testing
 
         // Displayed 240x320: 360 high, 270 wide, pillarboxed from x 185.
         #expect(drawn.placement == VideoPlacement(sourceCrop: PixelRect(x: 0, y: 0, width: 320, height: 240),
-                                                  destination: PixelRect(x: 185, y: 0, width: 270, height: 360), rotation: .clockwise90))
+                                                  destination: PixelRect(x: 185, y: 0, width: 270, height: 360), rotation: .clockwise90,
+                                                  sourceSize: PixelSize(width: 320, height: 240)))
         // Turned clockwise the top left (red) goes top right, top right (lime) bottom right,
         // bottom right (yellow) bottom left, bottom left (blue) top left.
         try Self.expect(drawn.canvas, at: [(185 + 67, 90, Self.blue), (185 + 202, 90, Self.red),
