@@ -96,6 +96,10 @@ public final class ControlService: @unchecked Sendable {
                     return
                 }
             }
+            if let refusal = player.refusal(of: action) {
+                reply(to: peer.id, id: id, .failure(refusal))
+                return
+            }
             if action.isSkip {
                 // A live stream has no time to skip to: said, not answered ok and ignored. A still
                 // is skipped past (to the next item), so it answers ok.
@@ -109,6 +113,10 @@ public final class ControlService: @unchecked Sendable {
             reply(to: peer.id, id: id, .success([:]))
             player.send(action, from: source)
         case .seek(let time, let before, let after):
+            if let refusal = player.refusal(of: .seek(to: time)) {
+                reply(to: peer.id, id: id, .failure(refusal))
+                return
+            }
             let status = player.status()
             guard status.details.isSeekable else {
                 reply(to: peer.id, id: id, .failure("the item on screen cannot seek (a still, a live stream or nothing playing)"))

@@ -26,6 +26,8 @@ public struct PlayerDetails: Sendable, Equatable {
     public var mediaDuration: MediaTime?
     public var isSeekable = false
     public var isStillImage = false
+    /// Frame-locked to the wall clock (`sync:`): commands that would leave the wall are refused.
+    public var isWallSynced = false
     /// How far the item's source is fetched ahead of decoding (AVPlayerItem's loadedTimeRanges).
     public var readAhead = ReadAheadStatus.local
     /// The rectangle of the screen the picture is drawn into (its presentation size).

@@ -31,6 +31,7 @@ extension QueuePlayer {
             details.pauseAfterCurrentItem = cursor.pauseAfterCurrentItem
             details.displayIsOn = displayIsOn
             details.isScheduled = playlistSchedule != nil
+            details.isWallSynced = isWallSynced
             details.daypart = appliedSchedule.flatMap { playlistSchedule?.playlists.name(of: $0) }
             details.nextScheduleChange = scheduleAgenda.first?.start
             details.actionAtItemEnd = cursor.actionAtItemEnd
