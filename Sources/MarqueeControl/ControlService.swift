@@ -100,15 +100,6 @@ public final class ControlService: @unchecked Sendable {
                 reply(to: peer.id, id: id, .failure(refusal))
                 return
             }
-            if action.isSkip {
-                // A live stream has no time to skip to: said, not answered ok and ignored. A still
-                // is skipped past (to the next item), so it answers ok.
-                let status = player.status()
-                if status.playback.itemIndex != nil, !status.details.isSeekable, !status.details.isStillImage {
-                    reply(to: peer.id, id: id, .failure("\(action.name): the item on screen cannot seek (a live stream)"))
-                    return
-                }
-            }
             // Replied to before a quit acts, so the client hears it.
             reply(to: peer.id, id: id, .success([:]))
             player.send(action, from: source)

@@ -84,13 +84,6 @@ extension QueuePlayer {
         isWallSynced ? Self.wallSyncRefusal(of: action) : nil
     }
 
-    /// Whether `action` may be asked of this player now, from any thread: the reason it may not
-    /// (it would take a frame-locked player off the wall), for a control client's `ok:false`
-    /// instead of an `ok` followed by an error event.
-    public func refusal(of action: ControlAction) -> String? {
-        status().details.isWallSynced ? Self.wallSyncRefusal(of: action) : nil
-    }
-
     /// The reason `action` is refused while locked to the wall; nil: allowed.
     static func wallSyncRefusal(of action: ControlAction) -> String? {
         let refused: Bool
