@@ -1,7 +1,8 @@
 import Foundation
 import MarqueeCore
 
-/// A request object's fields, read with errors that name the field and what it takes.
+/// A request object's fields, read against the vocabulary's field specs with errors that name the
+/// field and what it takes.
 struct RequestFields {
     let object: [String: Any]
 
@@ -14,15 +15,57 @@ struct RequestFields {
         }
     }
 
-    func optionalTime(_ name: String) throws -> MediaTime? {
-        guard let value = object[name], !(value is NSNull) else { return nil }
-        return try Self.time(value, field: name)
-    }
-
-    func optionalTimes(_ name: String) throws -> [MediaTime]? {
-        guard let value = object[name], !(value is NSNull) else { return nil }
-        guard let list = value as? [Any] else { throw FieldError("'\(name)' must be a list of times, e.g. [12.0, \"1:23.2\"]") }
-        return try list.map { try Self.time($0, field: name) }
+    /// The field's value checked against its kind; nil when the request leaves it out (or sends
+    /// null) and the command does not need it.
+    func value(of field: ControlField, for command: String) throws -> ControlValue? {
+        let name = field.name
+        guard let value = object[name], !(value is NSNull) else {
+            guard field.isRequired else { return nil }
+            // A missing number reads as a wrong one: the range is what the client needs to hear.
+            if case .number = field.kind { throw FieldError("'\(name)' must be \(field.takes)") }
+            throw FieldError("\(command) needs '\(name)': \(field.takes)")
+        }
+        switch field.kind {
+        case .integer(let range, _):
+            guard let number = value as? NSNumber, !number.isBoolean, number.doubleValue.rounded() == number.doubleValue,
+                  number.doubleValue >= Double(range.lowerBound), number.doubleValue <= Double(range.upperBound) else {
+                throw FieldError("'\(name)' must be \(field.takes)")
+            }
+            return .integer(number.intValue)
+        case .number(let range, _):
+            guard let number = value as? NSNumber, !number.isBoolean, range.contains(number.doubleValue) else {
+                throw FieldError("'\(name)' must be \(field.takes)")
+            }
+            return .number(number.doubleValue)
+        case .time:
+            return .time(try Self.time(value, field: name))
+        case .times:
+            guard let list = value as? [Any] else { throw FieldError("'\(name)' must be \(field.takes)") }
+            return .times(try list.map { try Self.time($0, field: name) })
+        case .flag:
+            guard let number = value as? NSNumber, number.isBoolean else { throw FieldError("'\(name)' must be true or false") }
+            return .flag(number.boolValue)
+        case .choice(let words):
+            guard let text = value as? String, words.contains(text) else {
+                throw FieldError("'\(name)' must be one of \(words.joined(separator: ", "))\((value as? String).map { ", not '\($0)'" } ?? "")")
+            }
+            return .text(text)
+        case .text, .path:
+            guard let text = value as? String else { throw FieldError("'\(name)' must be a string") }
+            return .text(text)
+        case .eventNames:
+            guard let list = value as? [Any], let names = list as? [String] else { throw FieldError("'\(name)' must be \(field.takes)") }
+            for event in names where !PlayerEvent.allNames.contains(event) {
+                throw FieldError("unknown event '\(event)'; events: \(PlayerEvent.allNames.sorted().joined(separator: ", "))")
+            }
+            return .names(names)
+        case .object:
+            guard let inner = value as? [String: Any],
+                  let data = try? JSONSerialization.data(withJSONObject: [name: inner], options: [.prettyPrinted, .sortedKeys]) else {
+                throw FieldError("'\(name)' must be \(field.takes)")
+            }
+            return .object(json: String(decoding: data, as: UTF8.self))
+        }
     }
 
     /// Seconds as a number (`83.2`) or a string (`"83.2"`, `"1:23.2"`), never negative.
@@ -42,56 +85,5 @@ struct RequestFields {
         }
         // Microseconds: finer than any frame, and exact for the decimals people type.
         return MediaTime(Int64((seconds * 1_000_000).rounded()), per: 1_000_000)
-    }
-
-    func integer(_ name: String, in range: ClosedRange<Int>, hint: String) throws -> Int {
-        guard let value = try optionalInteger(name, in: range, hint: hint) else { throw FieldError("needs '\(name)': \(hint)") }
-        return value
-    }
-
-    func optionalInteger(_ name: String, in range: ClosedRange<Int>, hint: String) throws -> Int? {
-        guard let value = object[name], !(value is NSNull) else { return nil }
-        guard let number = value as? NSNumber, !number.isBoolean, number.doubleValue.rounded() == number.doubleValue,
-              number.doubleValue >= Double(range.lowerBound), number.doubleValue <= Double(range.upperBound) else {
-            throw FieldError("'\(name)' must be a whole number from \(range.lowerBound)\(range.upperBound == Int.max ? " up" : " to \(range.upperBound)") (\(hint))")
-        }
-        return number.intValue
-    }
-
-    func number(_ name: String, in range: ClosedRange<Double>, hint: String) throws -> Double {
-        guard let number = object[name] as? NSNumber, !number.isBoolean, range.contains(number.doubleValue) else {
-            throw FieldError("'\(name)' must be a number \(hint)")
-        }
-        return number.doubleValue
-    }
-
-    func optionalBool(_ name: String) throws -> Bool? {
-        guard let value = object[name], !(value is NSNull) else { return nil }
-        guard let number = value as? NSNumber, number.isBoolean else { throw FieldError("'\(name)' must be true or false") }
-        return number.boolValue
-    }
-
-    func optionalString(_ name: String) throws -> String? {
-        guard let value = object[name], !(value is NSNull) else { return nil }
-        guard let text = value as? String else { throw FieldError("'\(name)' must be a string") }
-        return text
-    }
-
-    func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, of type: Choice.Type) throws -> Choice where Choice.RawValue == String {
-        let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let text = object[name] as? String else { throw FieldError("needs '\(name)': one of \(names)") }
-        guard let choice = Choice(rawValue: text) else { throw FieldError("'\(name)' must be one of \(names), not '\(text)'") }
-        return choice
-    }
-
-    func optionalEventNames(_ name: String) throws -> [String]? {
-        guard let value = object[name], !(value is NSNull) else { return nil }
-        guard let list = value as? [Any], let names = list as? [String] else {
-            throw FieldError("'\(name)' must be a list of event names, e.g. [\"itemStarted\", \"itemEnded\"]")
-        }
-        for event in names where !PlayerEvent.allNames.contains(event) {
-            throw FieldError("unknown event '\(event)'; events: \(PlayerEvent.allNames.sorted().joined(separator: ", "))")
-        }
-        return names
     }
 }

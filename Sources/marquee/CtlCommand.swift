@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MarqueeControl
+import MarqueeCore
 
 /// `marquee ctl [--socket PATH] COMMAND [ARGS]`: one request to a running player, its reply
 /// printed (a table for `status`, the JSON line with `--json`); `watch` and `observe` print events
@@ -10,13 +11,8 @@ struct CtlCommand: ParsableCommand {
         commandName: "ctl",
         abstract: "Steer a running player through its control socket: status, next, seek 1:23, load other.yaml, watch, screenshot -o now.png.",
         discussion: """
-        Commands: status, watch [EVENT...], screenshot -o FILE.png, play, pause, togglePlayPause, stop, next, previous, \
-        playItem INDEX (0-based), skipForward [SECONDS], skipBackward [SECONDS], stepForward [COUNT], stepBackward [COUNT], \
-        seek TIME, cycleRepeatMode, setRepeat off|one|all|shuffle, cycleScalingMode, setScaling MODE, volumeUp, volumeDown, \
-        setVolume LEVEL, mute [on|off], toggleMute, rate RATE (0.25 to 4), pauseAfterCurrentItem, actionAtItemEnd advance|pause|none, \
-        displayOff, displayOn, toggleDisplay, \
-        load CONFIG [--append], observe every SECONDS, observe at TIME... [--item INDEX], reload, quit. \
-        `raw JSON` sends one request line as it is.
+        `status`, `watch [EVENT...]` (subscribe and print events until interrupted), `raw JSON` (one request line as it is), and:
+        \(ControlCommandLine.commandList)
         """
     )
 
@@ -38,7 +34,7 @@ struct CtlCommand: ParsableCommand {
     @Option(help: "With observe at: the item (0-based) whose times to observe.")
     var item: Int?
 
-    @Argument(help: "The command and its values.")
+    @Argument(help: "The command and its values.", completion: .list(["watch", "raw"] + ControlVocabulary.names))
     var words: [String] = []
 
     func run() throws {

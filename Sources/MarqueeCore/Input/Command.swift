@@ -18,13 +18,10 @@ public enum Command: String, CaseIterable, Sendable, Codable {
     /// paused) or on again where it was.
     case displayOff, displayOn, toggleDisplay
 
-    /// Whether a held key's autorepeat issues the command again. Seeking and volume ramp while held;
-    /// toggles and jumps would flip back and forth, so they act once per press.
+    /// Whether a held key's autorepeat issues the command again, as the control vocabulary declares
+    /// it (seeking and volume ramp while held; toggles and jumps act once per press).
     public var actsOnAutorepeat: Bool {
-        switch self {
-        case .skipForward, .skipBackward, .stepForward, .stepBackward, .volumeUp, .volumeDown: true
-        default: false
-        }
+        ControlVocabulary.spec(named: rawValue)?.repeatsWhenHeld ?? false
     }
 
     /// The digit a numeric-entry command carries, if it is one.

@@ -23,7 +23,7 @@ extension ControlCommand {
     }
 
     /// The command's name as a client writes it, for refusals.
-    var name: String {
+    public var name: String {
         switch self {
         case .action(let action): action.name
         case .seek: "seek"
