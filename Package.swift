@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "MarqueePlayer", dependencies: ["MarqueeCore"]),
         // The control socket (one JSON object per line) and its command vocabulary: a transport
         // over the player's one command path; imports no C module.
-        .target(name: "MarqueeControl", dependencies: ["MarqueeCore", "MarqueePlayer"]),
+        .target(name: "MarqueeControl", dependencies: ["MarqueeCore"]),
         // The media cache for fleet mode: verified, content-addressed files and the downloads that
         // fill it, over the HTTPTransferring and FileDigesting ports; imports no C module.
         .target(name: "MarqueeFleet", dependencies: ["MarqueeCore"]),
@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "MarqueeCoreTests", dependencies: ["MarqueeCore"]),
         .testTarget(name: "MarqueeConfigTests", dependencies: ["MarqueeConfig", "MarqueeCore"]),
         // Helpers more than one test target needs (a loopback HTTP server).
-        .target(name: "MarqueeTestSupport", path: "Tests/MarqueeTestSupport"),
+        .target(name: "MarqueeTestSupport", dependencies: ["MarqueeCore"], path: "Tests/MarqueeTestSupport"),
         .testTarget(name: "MarqueeMediaTests", dependencies: ["MarqueeMedia", "MarqueePlayer", "MarqueeCore", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeEvdevTests", dependencies: ["MarqueeEvdev", "MarqueeCore"]),
         // DRM decisions without a device (no /dev/dri here): plane choice and atomic requests.

@@ -1,36 +1,32 @@
 import MarqueeCore
-import MarqueePlayer
 
 /// What the control service needs from the program around the player: the parts that read
 /// configs, encode pictures or know the devices, which live in modules the service does not
 /// import. Every call is made off the present thread.
 public protocol ControlHost: Sendable {
-    /// Reads and checks what `load` names, with the same loader as `marquee check`.
-    func loadPlaylist(_ load: ControlLoad) -> Result<LoadedPlaylist, LoadRejection>
+    /// Reads and checks what `load` names, with the same loader as `marquee check`, and hands the
+    /// playlist to the player: at once, or once its remote items are downloaded and verified.
+    func load(_ load: ControlLoad) -> Result<LoadOutcome, LoadRejection>
     /// The PNG file's bytes for a screenshot.
     func pngData(_ canvas: Canvas) throws -> [UInt8]
     /// Writes a screenshot as `name` into the player's screenshots folder (never anywhere else);
     /// the file's path.
     func saveScreenshot(_ png: [UInt8], named name: String) throws -> String
-    /// The output, audio device and input devices, for `status`: JSON-ready values.
-    func deviceStatus() -> [String: any Sendable]
+    /// The output, audio device, input devices, cache, wall clock and screens, for `status`.
+    func deviceStatus() -> DeviceStatus
 }
 
-/// A playlist `load` read and found valid.
-public struct LoadedPlaylist: Sendable {
-    public var items: [QueueItem]
-    /// The config's settings, for a replace; an append keeps the player's.
-    public var settings: PlayerSettings
+/// A `load` read, found valid and handed over (or staged).
+public struct LoadOutcome: Sendable, Equatable {
+    public var itemCount: Int
     /// Warnings the loader found (`FILE:LINE:COLUMN: warning: ...`).
     public var warnings: [String]
-    /// Remote items the host downloads and verifies first: with any, the host hands the playlist
-    /// to the player itself once they are in place (a `queueReplaced` event says when); the
-    /// service only replies.
+    /// Remote items downloaded and verified before the playlist goes to the player (a
+    /// `queueReplaced` event says when it does); 0: it went at once.
     public var staged: Int
 
-    public init(items: [QueueItem], settings: PlayerSettings, warnings: [String] = [], staged: Int = 0) {
-        self.items = items
-        self.settings = settings
+    public init(itemCount: Int, warnings: [String] = [], staged: Int = 0) {
+        self.itemCount = itemCount
         self.warnings = warnings
         self.staged = staged
     }

@@ -1,10 +1,9 @@
 import Dispatch
 import Foundation
 import MarqueeCore
-import MarqueePlayer
 
 /// The control socket's vocabulary over the player's one command path: every request becomes a
-/// command sent with its client as the source (`QueuePlayer.send(_:from:)`), a seek, or a read of
+/// command sent with its client as the source (`ControlledPlayer.send(_:from:)`), a seek, or a read of
 /// the status the player publishes; events and observers go back to the clients that asked.
 ///
 /// Threads: requests arrive on the socket's thread and are answered without waiting on playback
@@ -12,7 +11,7 @@ import MarqueePlayer
 /// it); events arrive on the event delivery thread; `load` and screenshots' PNG encoding run on a
 /// queue of their own. None of them ever waits for a client.
 public final class ControlService: @unchecked Sendable {
-    private let player: QueuePlayer
+    private let player: any ControlledPlayer
     private let host: ControlHost
     private let log: @Sendable (String) -> Void
     private let work = DispatchQueue(label: "marquee.control.work")
@@ -32,7 +31,7 @@ public final class ControlService: @unchecked Sendable {
         var transport: ControlTransport?
     }
 
-    public init(player: QueuePlayer, host: ControlHost, log: @escaping @Sendable (String) -> Void) {
+    public init(player: any ControlledPlayer, host: ControlHost, log: @escaping @Sendable (String) -> Void) {
         self.player = player
         self.host = host
         self.log = log
@@ -53,7 +52,13 @@ public final class ControlService: @unchecked Sendable {
 
     /// The `status` reply's fields without `ok` and `id`, as one JSON line (MQTT's retained status).
     public func statusLine() -> String {
-        ControlReply.line(StatusReport.fields(player.status(), devices: host.deviceStatus()))
+        StatusCoding.line(status())
+    }
+
+    private func status() -> StatusDocument {
+        var document = player.statusDocument()
+        document.adopt(host.deviceStatus())
+        return document
     }
 
     public func disconnected(_ peer: ControlPeer) {
@@ -90,7 +95,7 @@ public final class ControlService: @unchecked Sendable {
         switch request.command {
         case .action(let action):
             if case .playItem(let index) = action {
-                let count = player.status().playback.itemCount
+                let count = player.statusDocument().itemCount
                 guard index < count else {
                     reply(to: peer.id, id: id, .failure("no item \(index) to play: the playlist has \(count) item\(count == 1 ? "" : "s") (0-based)"))
                     return
@@ -108,8 +113,7 @@ public final class ControlService: @unchecked Sendable {
                 reply(to: peer.id, id: id, .failure(refusal))
                 return
             }
-            let status = player.status()
-            guard status.details.isSeekable else {
+            guard player.statusDocument().item?.seekable == true else {
                 reply(to: peer.id, id: id, .failure("the item on screen cannot seek (a still, a live stream or nothing playing)"))
                 return
             }
@@ -117,7 +121,7 @@ public final class ControlService: @unchecked Sendable {
                 self?.reply(to: peer.id, id: id, .success(["finished": finished]))
             }
         case .status:
-            reply(to: peer.id, id: id, .success(StatusReport.fields(player.status(), devices: host.deviceStatus())))
+            reply(to: peer.id, id: id, .success(StatusCoding.fields(status())))
         case .subscribe(let events):
             lock.withLock { clients[peer.id]?.subscription = .some(events.map(Set.init)) }
             reply(to: peer.id, id: id, .success(["events": (events ?? PlayerEvent.allNames.subtracting(["frame"]).sorted())]))
@@ -160,23 +164,15 @@ public final class ControlService: @unchecked Sendable {
     }
 
     private func load(_ load: ControlLoad, from source: CommandSource, peer: Int, id: ControlRequestID?) {
-        switch host.loadPlaylist(load) {
+        switch host.load(load) {
         case .failure(let rejection):
             log("control: load from \(source) refused: \(rejection.summary)")
             reply(to: peer, id: id, .failure(rejection.summary, extra: ["diagnostics": rejection.diagnostics]))
         case .success(let loaded):
-            switch load.mode {
-            case _ where loaded.staged > 0:
-                break  // the host hands it over once its remote items are in place
-            case .replace:
-                player.replaceQueue(QueueReplacement(items: loaded.items, settings: loaded.settings, immediately: true))
-            case .append:
-                player.append(loaded.items)
-            }
+            let count = loaded.itemCount
             let staging = loaded.staged > 0 ? "; \(loaded.staged) remote item\(loaded.staged == 1 ? "" : "s") to download and verify first" : ""
-            log("control: \(source) loaded \(loaded.items.count) item\(loaded.items.count == 1 ? "" : "s") (\(load.mode.rawValue))\(staging)")
-            reply(to: peer, id: id, .success(["items": loaded.items.count, "mode": load.mode.rawValue, "warnings": loaded.warnings,
-                                              "staged": loaded.staged]))
+            log("control: \(source) loaded \(count) item\(count == 1 ? "" : "s") (\(load.mode.rawValue))\(staging)")
+            reply(to: peer, id: id, .success(["items": count, "mode": load.mode.rawValue, "warnings": loaded.warnings, "staged": loaded.staged]))
         }
     }
 

@@ -163,28 +163,21 @@ final class CachedPlanStage: @unchecked Sendable {
     }
 
     /// `status`'s `cache` object.
-    func status() -> [String: any Sendable] {
+    func status() -> StatusDocument.CacheStatus {
         // Listing the cache's folders is I/O: done before the lock the download reports take.
         let bytes = cache.totalBytes
         return lock.withLock {
-            var fields: [String: any Sendable] = [
-                "dir": cache.directory,
-                "bytes": bytes,
-                "wanted": wanted.count,
-                "cached": results.values.filter { $0.path != nil }.count,
-            ]
-            if cache.maxBytes < Int64.max { fields["maxBytes"] = cache.maxBytes }
-            fields["downloading"] = wanted.filter { results[$0] == nil }.compactMap { url -> [String: any Sendable]? in
-                guard let progress = progress[url] else { return nil }
-                var entry: [String: any Sendable] = ["url": CredentialRedaction.redacted(url.absoluteString), "bytes": progress.bytes]
-                if let total = progress.total { entry["total"] = total }
-                return entry
-            }
-            fields["failed"] = results.compactMap { url, result -> [String: any Sendable]? in
-                guard case .failed(let why) = result else { return nil }
-                return ["url": CredentialRedaction.redacted(url.absoluteString), "error": why]
-            }
-            return fields
+            StatusDocument.CacheStatus(
+                dir: cache.directory, bytes: bytes, maxBytes: cache.maxBytes < Int64.max ? cache.maxBytes : nil,
+                wanted: wanted.count, cached: results.values.filter { $0.path != nil }.count,
+                downloading: wanted.filter { results[$0] == nil }.compactMap { url in
+                    progress[url].map { StatusDocument.CacheStatus.Download(url: CredentialRedaction.redacted(url.absoluteString),
+                                                                           bytes: $0.bytes, total: $0.total) }
+                },
+                failed: results.compactMap { url, result in
+                    guard case .failed(let why) = result else { return nil }
+                    return StatusDocument.CacheStatus.Failure(url: CredentialRedaction.redacted(url.absoluteString), error: why)
+                })
         }
     }
 

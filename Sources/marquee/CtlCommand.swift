@@ -120,7 +120,13 @@ struct CtlCommand: ParsableCommand {
         if json || words.first == "watch" || words.first == "observe" || words.first == "raw" {
             Self.write(reply + "\n")
         } else if words.first == "status" {
-            Self.write(StatusTable.text(object))
+            do {
+                Self.write(StatusTable.text(try StatusCoding.document(reply)))
+            } catch {
+                // A player of another version: its line as sent, rather than nothing.
+                Console.writeError("warning: the player's status does not read as this version's (\(error)); its reply as sent:")
+                Self.write(reply + "\n")
+            }
         } else if object.keys.contains(where: { $0 != "ok" && $0 != "id" }) {
             Self.write(reply + "\n")
         }

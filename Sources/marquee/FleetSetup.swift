@@ -116,7 +116,7 @@ final class FleetSetup: @unchecked Sendable {
     }
 
     /// `status`'s `cache` object; nil without a cache.
-    func status() -> [String: any Sendable]? {
+    func status() -> StatusDocument.CacheStatus? {
         stage?.status()
     }
 

@@ -202,20 +202,17 @@ final class PlaybackSession {
         if let sync = plan.sync, syncPlanner != nil {
             // {"epoch":"2026-01-01T00:00:00Z","clock":{"synchronized":true,"estimatedErrorMicroseconds":12,...}}
             host.attach(syncStatus: {
-                var fields: [String: any Sendable] = ["epoch": sync.epochText]
-                if let state = KernelClockState.read() {
-                    fields["clock"] = ["synchronized": state.isSynchronized,
-                                       "estimatedErrorMicroseconds": state.estimatedErrorMicroseconds,
-                                       "maximumErrorMicroseconds": state.maximumErrorMicroseconds] as [String: any Sendable]
-                }
-                return fields
+                StatusDocument.SyncStatus(epoch: sync.epochText, clock: KernelClockState.read().map {
+                    StatusDocument.SyncStatus.Clock(synchronized: $0.isSynchronized, estimatedErrorMicroseconds: $0.estimatedErrorMicroseconds,
+                                                    maximumErrorMicroseconds: $0.maximumErrorMicroseconds)
+                })
             })
         }
         if let screens, let mainName = plan.mainScreen?.name {
             let others = otherScreens
             host.attach(screens: { [weak player] in
                 screens.status(playing: { name in
-                    name == mainName ? player.map { ScreenPlayers.describe($0.status().playback) } : others?.playing(name)
+                    name == mainName ? player.map { StatusDocument.Screen.Playing($0.status().playback) } : others?.playing(name)
                 })
             })
         }
@@ -267,16 +264,9 @@ final class PlaybackSession {
     }
 
     /// The output as `status` reports it.
-    private static func outputStatus(_ video: VideoOutputFactory.Made, rotation: Rotation) -> [String: any Sendable] {
-        let size = video.output.screenSize
-        var fields: [String: any Sendable] = ["width": size.width, "height": size.height, "rotation": rotation.degrees]
-        if let display = video.display {
-            fields["kind"] = "drm"
-            fields["display"] = display.summary
-        } else {
-            fields["kind"] = "headless"
-        }
-        return fields
+    private static func outputStatus(_ video: VideoOutputFactory.Made, rotation: Rotation) -> StatusDocument.Output {
+        StatusDocument.Output(kind: video.display == nil ? "headless" : "drm", display: video.display?.summary,
+                              size: video.output.screenSize, rotation: rotation.degrees)
     }
 
     /// Plays until the queue is done (exit-when-idle) or a signal arrives; true if any item started.

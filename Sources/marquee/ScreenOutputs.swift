@@ -123,18 +123,17 @@ final class ScreenOutputs: @unchecked Sendable {
     }
 
     /// Every screen for `status`: name, connector, kind, size and what it plays or mirrors.
-    func status(playing: (String) -> [String: any Sendable]?) -> [[String: any Sendable]] {
+    func status(playing: (String) -> StatusDocument.Screen.Playing?) -> [StatusDocument.Screen] {
         facts.map { fact in
-            var fields: [String: any Sendable] = ["name": fact.screen.name, "connector": fact.screen.connector, "kind": fact.kind,
-                                                  "width": fact.size.width, "height": fact.size.height]
-            if let summary = fact.summary { fields["display"] = summary }
-            if let display = fact.display { fields["picture"] = display.pictureState }
+            var screen = StatusDocument.Screen(name: fact.screen.name, connector: fact.screen.connector, kind: fact.kind, size: fact.size)
+            screen.display = fact.summary
+            screen.picture = fact.display?.pictureState
             if let mirrored = fact.screen.mirrored {
-                fields["mirrors"] = mirrored
-            } else if let now = playing(fact.screen.name) {
-                fields["playing"] = now
+                screen.mirrors = mirrored
+            } else {
+                screen.playing = playing(fact.screen.name)
             }
-            return fields
+            return screen
         }
     }
 

@@ -106,18 +106,9 @@ final class ScreenPlayers: @unchecked Sendable {
     }
 
     /// What each screen plays now, for `status`'s `screens`.
-    func playing(_ name: String) -> [String: any Sendable]? {
+    func playing(_ name: String) -> StatusDocument.Screen.Playing? {
         guard let screen = running.first(where: { $0.name == name }) else { return nil }
-        return Self.describe(screen.player.status().playback)
-    }
-
-    static func describe(_ playback: PlaybackStatus) -> [String: any Sendable] {
-        var fields: [String: any Sendable] = ["state": "\(playback.state)", "itemCount": playback.itemCount]
-        if let index = playback.itemIndex {
-            fields["index"] = index
-            fields["url"] = playback.itemURL
-        }
-        return fields
+        return StatusDocument.Screen.Playing(screen.player.status().playback)
     }
 }
 

@@ -13,20 +13,20 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
     private let overrides: PlanOverrides
     /// The settings playing from the start; an inline playlist changes only its playlist's part.
     private let baseSettings: PlayerSettings
-    private let output: [String: any Sendable]
+    private let output: StatusDocument.Output
     private let audioDevice: String
     private let lock = NSLock()
     private var input: InputMonitor?
-    private var cacheStatus: (@Sendable () -> [String: any Sendable]?)?
-    private var syncStatus: (@Sendable () -> [String: any Sendable])?
-    private var screens: (@Sendable () -> [[String: any Sendable]])?
+    private var cacheStatus: (@Sendable () -> StatusDocument.CacheStatus?)?
+    private var syncStatus: (@Sendable () -> StatusDocument.SyncStatus)?
+    private var screens: (@Sendable () -> [StatusDocument.Screen])?
     /// The folders `load` may read configs and local media from.
     private let roots: LoadRoots
     private let screenshots: ScreenshotFolder
     /// Where a load's remote media are downloaded first; nil: they stream.
     private var staging: LoadStaging?
 
-    init(settings: PlayerSettings, overrides: PlanOverrides, output: [String: any Sendable], audioDevice: String,
+    init(settings: PlayerSettings, overrides: PlanOverrides, output: StatusDocument.Output, audioDevice: String,
          roots: LoadRoots, screenshots: ScreenshotFolder) {
         self.screenshots = screenshots
         self.overrides = overrides
@@ -45,21 +45,21 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
     }
 
     /// The media cache's downloads and size, for `status`.
-    func attach(cacheStatus: @escaping @Sendable () -> [String: any Sendable]?) {
+    func attach(cacheStatus: @escaping @Sendable () -> StatusDocument.CacheStatus?) {
         lock.withLock { self.cacheStatus = cacheStatus }
     }
 
     /// Frame-locked playback's epoch and the kernel clock's state, for `status`.
-    func attach(syncStatus: @escaping @Sendable () -> [String: any Sendable]) {
+    func attach(syncStatus: @escaping @Sendable () -> StatusDocument.SyncStatus) {
         lock.withLock { self.syncStatus = syncStatus }
     }
 
     /// Every screen of `displays:`, for `status`.
-    func attach(screens: @escaping @Sendable () -> [[String: any Sendable]]) {
+    func attach(screens: @escaping @Sendable () -> [StatusDocument.Screen]) {
         lock.withLock { self.screens = screens }
     }
 
-    func loadPlaylist(_ load: ControlLoad) -> Result<LoadedPlaylist, LoadRejection> {
+    func load(_ load: ControlLoad) -> Result<LoadOutcome, LoadRejection> {
         // Every player of a wall plays the config's cycle; one changed over its socket would leave it.
         if baseSettings.wallSync != nil {
             return .failure(LoadRejection(summary: "\(labelFor(load)): not loaded: playback is locked to the wall clock (sync); change the config file and reload it instead",
@@ -105,12 +105,16 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
         plan.settings.displayRotation = baseSettings.displayRotation
         // Remote media reach the player as a reloaded config's do: downloaded and verified first.
         var staged = 0
-        if !plan.cachedMedia.isEmpty, let staging = lock.withLock({ self.staging }), let stage = staging.stage() {
-            staged = plan.cachedMedia.count
-            let replacing = load.mode == .replace
-            stage.stage(plan) { ready in staging.deliver(ready, replacing: replacing) }
+        let replacing = load.mode == .replace
+        if let staging = lock.withLock({ self.staging }) {
+            if !plan.cachedMedia.isEmpty, let stage = staging.stage() {
+                staged = plan.cachedMedia.count
+                stage.stage(plan) { ready in staging.deliver(ready, replacing: replacing) }
+            } else {
+                staging.deliver(plan, replacing: replacing)
+            }
         }
-        return .success(LoadedPlaylist(items: plan.items, settings: plan.settings, warnings: plan.warnings, staged: staged))
+        return .success(LoadOutcome(itemCount: plan.items.count, warnings: plan.warnings, staged: staged))
     }
 
     /// What an inline playlist's diagnostics name as their file: `request:3:12: error: ...`.
@@ -129,16 +133,13 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
         try screenshots.write(png, named: name)
     }
 
-    func deviceStatus() -> [String: any Sendable] {
+    func deviceStatus() -> DeviceStatus {
         let devices = lock.withLock { input }?.openDevices ?? []
-        var fields: [String: any Sendable] = [
-            "output": output,
-            "audio": ["device": audioDevice] as [String: any Sendable],
-            "input": ["devices": devices.map { ["path": $0.path, "name": $0.name] as [String: any Sendable] }] as [String: any Sendable],
-        ]
-        if let cache = lock.withLock({ cacheStatus })?() { fields["cache"] = cache }
-        if let sync = lock.withLock({ syncStatus })?() { fields["sync"] = sync }
-        if let screens = lock.withLock({ screens })?() { fields["screens"] = screens }
-        return fields
+        var status = DeviceStatus(output: output, audio: StatusDocument.Audio(device: audioDevice),
+                                  input: StatusDocument.Input(devices: devices.map { StatusDocument.Input.Device(path: $0.path, name: $0.name) }))
+        status.cache = lock.withLock({ cacheStatus })?()
+        status.sync = lock.withLock({ syncStatus })?()
+        status.screens = lock.withLock({ screens })?()
+        return status
     }
 }

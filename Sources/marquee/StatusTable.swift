@@ -1,50 +1,44 @@
 import Foundation
+import MarqueeCore
 
 /// `marquee ctl status` for people: the media controller's labels and the settings, one per line.
 enum StatusTable {
-    static func text(_ status: [String: Any]) -> String {
+    static func text(_ status: StatusDocument) -> String {
         var rows: [(String, String)] = []
-        let state = status["state"] as? String ?? "?"
-        rows.append(("state", "\(state) (\(status["loadState"] as? String ?? "?"))"))
-        if status["display"] as? String == "off" { rows.append(("display", "off")) }
-        if let schedule = status["schedule"] as? [String: Any] {
-            let daypart = schedule["daypart"] as? String ?? "nothing scheduled"
-            rows.append(("daypart", "\(daypart)\((schedule["nextChange"] as? String).map { " (next change \($0))" } ?? "")"))
+        rows.append(("state", "\(status.state.rawValue) (\(status.loadState.rawValue))"))
+        if status.display == "off" { rows.append(("display", "off")) }
+        if let schedule = status.schedule {
+            rows.append(("daypart", "\(schedule.daypart ?? "nothing scheduled")\(schedule.nextChange.map { " (next change \($0))" } ?? "")"))
         }
-        let count = status["itemCount"] as? Int ?? 0
-        if let item = status["item"] as? [String: Any] {
-            let index = item["index"] as? Int ?? 0
-            let url = item["url"] as? String ?? ""
-            let title = item["title"] as? String ?? String(url.split(separator: "/").last ?? "")
-            rows.append(("item", "\(index + 1)/\(count) \(title) (\(url))"))
-            rows.append(("position", "\(item["positionLabel"] as? String ?? "--:--") / \(item["durationLabel"] as? String ?? "--:--")  \(item["remainingLabel"] as? String ?? "--:--")"))
+        if let item = status.item {
+            let title = item.title ?? String(item.url.split(separator: "/").last ?? "")
+            rows.append(("item", "\(item.index + 1)/\(status.itemCount) \(title) (\(item.url))"))
+            rows.append(("position", "\(item.positionLabel) / \(item.durationLabel)  \(item.remainingLabel)"))
         } else {
-            rows.append(("item", "-/\(count)"))
+            rows.append(("item", "-/\(status.itemCount)"))
         }
-        if let rate = status["rate"] as? Double, rate != 1 {
-            let sound = status["soundAtRate"] as? String == "stretched" ? "sound time-stretched" : "sound muted"
-            rows.append(("rate", String(format: "%gx (%@)", rate, sound)))
+        if status.rate != 1 {
+            let sound = status.soundAtRate == .stretched ? "sound time-stretched" : "sound muted"
+            rows.append(("rate", String(format: "%gx (%@)", status.rate, sound)))
         }
-        rows.append(("repeat", status["repeat"] as? String ?? "?"))
-        rows.append(("scaling", status["scaling"] as? String ?? "?"))
-        let volume = Int(((status["volume"] as? Double ?? 0) * 100).rounded())
-        rows.append(("volume", "\(volume) %\(status["muted"] as? Bool == true ? " (muted)" : "")"))
-        rows.append(("at item end", "\(status["actionAtItemEnd"] as? String ?? "?")\(status["pauseAfterCurrentItem"] as? Bool == true ? " (pause after this item)" : "")"))
-        if let output = status["output"] as? [String: Any] {
-            let kind = output["kind"] as? String ?? "?"
-            let detail = output["display"] as? String ?? "\(output["width"] ?? "?")x\(output["height"] ?? "?")"
-            rows.append(("output", "\(kind): \(detail)"))
+        rows.append(("repeat", status.repeatMode.rawValue))
+        rows.append(("scaling", status.scaling.rawValue))
+        let volume = Int((status.volume * 100).rounded())
+        rows.append(("volume", "\(volume) %\(status.muted ? " (muted)" : "")"))
+        rows.append(("at item end", "\(status.actionAtItemEnd.rawValue)\(status.pauseAfterCurrentItem ? " (pause after this item)" : "")"))
+        if let output = status.output {
+            rows.append(("output", "\(output.kind): \(output.display ?? "\(output.width)x\(output.height)")"))
         }
-        for screen in status["screens"] as? [[String: Any]] ?? [] {
+        for screen in status.screens ?? [] {
             rows.append(("screen", Self.screenRow(screen)))
         }
-        if let audio = status["audio"] as? [String: Any] { rows.append(("audio", audio["device"] as? String ?? "?")) }
-        if let input = status["input"] as? [String: Any], let devices = input["devices"] as? [[String: Any]] {
-            rows.append(("input", devices.isEmpty ? "none" : devices.map { "\($0["name"] ?? "?") (\($0["path"] ?? "?"))" }.joined(separator: ", ")))
+        if let audio = status.audio { rows.append(("audio", audio.device)) }
+        if let input = status.input {
+            rows.append(("input", input.devices.isEmpty ? "none" : input.devices.map { "\($0.name) (\($0.path))" }.joined(separator: ", ")))
         }
-        rows.append(("frames", "\(status["framesPresented"] as? Int ?? 0) shown, \(status["framesDropped"] as? Int ?? 0) dropped"))
-        rows.append(("uptime", String(format: "%.1f s", status["uptime"] as? Double ?? 0)))
-        if let error = status["lastError"] as? String { rows.append(("last error", error)) }
+        rows.append(("frames", "\(status.framesPresented) shown, \(status.framesDropped) dropped"))
+        rows.append(("uptime", String(format: "%.1f s", status.uptime)))
+        if let error = status.lastError { rows.append(("last error", error)) }
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 + "\n" }.joined()
     }
