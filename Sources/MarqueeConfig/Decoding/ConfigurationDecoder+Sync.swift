@@ -6,7 +6,8 @@ extension ConfigurationDecoder {
     static let syncKeys = ["epoch"]
 
     /// `sync: {epoch: "2026-01-01T00:00:00Z"}`. The epoch must name its zone (`Z` or an offset):
-    /// devices set to other zones would otherwise disagree about it by hours.
+    /// devices set to other zones would otherwise disagree about it by hours. Unix seconds
+    /// (`1767225600.25`) name none and need none. Either is kept to the millisecond (SyncEpochReader).
     mutating func decodeSync(_ field: MappingField) -> SyncConfiguration? {
         guard let fields = fields(of: field.value, in: "sync", allowed: Self.syncKeys, allowsNothing: false) else { return nil }
         guard let epochField = fields["epoch"] else {
@@ -14,13 +15,17 @@ extension ConfigurationDecoder {
             return nil
         }
         guard let text = string(epochField.value, expected: "an ISO 8601 instant such as \"2026-01-01T00:00:00Z\"") else { return nil }
-        let hasZone = text.hasSuffix("Z") || text.hasSuffix("z") || text.range(of: #"[T ][0-9:.]+[+-][0-9:]+$"#, options: .regularExpression) != nil
-        guard hasZone, let instant = WallClock(timeZone: TimeZone(identifier: "UTC")!).instant(parsingISO8601: text) else {
+        switch SyncEpochReader.read(text) {
+        case .milliseconds(let milliseconds):
+            return SyncConfiguration(epochUnixMilliseconds: milliseconds, epochText: text)
+        case .finerThanAMillisecond:
             log.error(at: SourcePosition(of: epochField.value),
-                      "expected an ISO 8601 instant with its zone for the sync epoch, such as \"2026-01-01T00:00:00Z\" or \"2026-01-01T01:00:00+01:00\", found \(describe(epochField.value))")
-            return nil
+                      "the sync epoch is kept to the millisecond: '\(text)' has fractional seconds finer than that (give at most 3 digits after the point, such as \"2026-01-01T00:00:00.250Z\")")
+        case .notAnInstant:
+            log.error(at: SourcePosition(of: epochField.value),
+                      "expected an ISO 8601 instant with its zone for the sync epoch, such as \"2026-01-01T00:00:00Z\" or \"2026-01-01T01:00:00.250+01:00\", or Unix seconds such as 1767225600.25, found \(describe(epochField.value))")
         }
-        return SyncConfiguration(epochUnixSeconds: Int64(instant.timeIntervalSince1970.rounded()), epochText: text)
+        return nil
     }
 
     /// What frame-locked playback cannot do: one playlist repeating as a whole, in order, every
