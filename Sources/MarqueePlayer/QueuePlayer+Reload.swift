@@ -4,7 +4,8 @@ import MarqueeCore
 public struct QueueReplacement: Sendable {
     public var items: [QueueItem]
     /// Repeat mode, shuffle seed, scaling, background, rotation and volume are taken from here;
-    /// the run's own settings (exit when idle, audio clock, retry delays) stay as they were.
+    /// the run's own settings (`PlayerRunSetting.all`: exit when idle, audio clock, retry delays...)
+    /// stay as they were.
     public var settings: PlayerSettings
     /// Settings and a dropped item's end take effect now rather than at the next item boundary.
     public var immediately: Bool
@@ -73,17 +74,9 @@ extension QueuePlayer {
         if current != nil && !upcomingAfterFirstFrame { prepareUpcoming() }
     }
 
-    /// A reloaded config's settings, with the run's own kept (see `QueueReplacement.settings`).
+    /// A reloaded config's settings, with the run's own kept (see `PlayerRunSetting`).
     func keepingRunSettings(_ new: PlayerSettings) -> PlayerSettings {
-        var settings = new
-        settings.exitWhenIdle = self.settings.exitWhenIdle
-        settings.waitsForContent = self.settings.waitsForContent
-        settings.followsAudioClock = self.settings.followsAudioClock
-        settings.retryDelay = self.settings.retryDelay
-        settings.maximumRetryDelay = self.settings.maximumRetryDelay
-        // It belongs with the keys (`input:`), which a new playlist does not change.
-        settings.stopTimeout = self.settings.stopTimeout
-        return settings
+        new.keepingRunSettings(of: settings)
     }
 
     /// Frame-locked playback takes a new playlist at once: the wall plays the new cycle from the

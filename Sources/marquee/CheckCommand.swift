@@ -40,23 +40,29 @@ struct CheckCommand: ParsableCommand {
             }
         }
         print(summary)
+        Self.screenLines(of: configuration).forEach { print($0) }
     }
 
     /// `Config/demo.yaml: OK, 3 items, repeat all`; a config that changes the keys says what they
     /// come to: `..., 14 keys bound (keymap none), a stop from a key resumes after 30 s`.
     /// A config with dayparts or schedules names them and the zone its times are in:
     /// `..., 3 playlists (breakfast, lunch, default), 4 items, repeat all, times in Europe/Berlin`.
+    /// With `displays:` the counts are every screen's (`3 screens (menu, offers, window), 3 items,
+    /// repeat all/shuffle`), and a line per screen follows (`screenLines`).
     static func summary(of configuration: MarqueeConfiguration, path: String) -> String {
-        let playlists = configuration.dayparts.map(\.playlist)
+        let screens = configuration.screens
+        let playlists = screens.isEmpty ? configuration.dayparts.map(\.playlist) : screens.compactMap(\.playlist)
         let count = playlists.map(\.items.count).reduce(0, +)
         var repeatModes: [String] = []
         for mode in playlists.map(\.repeat.rawValue) where !repeatModes.contains(mode) { repeatModes.append(mode) }
         var text = "\(path): OK, "
-        if !configuration.hasSinglePlaylist {
+        if !screens.isEmpty {
+            text += "\(screens.count) \(screens.count == 1 ? "screen" : "screens") (\(screens.map(\.name).joined(separator: ", "))), "
+        } else if !configuration.hasSinglePlaylist {
             let names = configuration.dayparts.map(\.name)
             text += "\(names.count) \(names.count == 1 ? "playlist" : "playlists") (\(names.joined(separator: ", "))), "
         }
-        text += "\(count) \(count == 1 ? "item" : "items"), repeat \(repeatModes.joined(separator: "/"))"
+        text += "\(itemCount(count)), repeat \(repeatModes.joined(separator: "/"))"
         if configuration.isScheduled {
             text += ", times in \(configuration.timeZoneName())"
         }
@@ -71,6 +77,11 @@ struct CheckCommand: ParsableCommand {
             }
         }
         return text
+    }
+
+    /// `1 item`, `3 items`.
+    static func itemCount(_ count: Int) -> String {
+        "\(count) \(count == 1 ? "item" : "items")"
     }
 
     /// `60`, `1.5`.

@@ -118,23 +118,7 @@ final class ConfigReloader: @unchecked Sendable {
             }
         }
         // What is not applied stays as it is, so the next reload compares with what runs.
-        next.output = plan.output
-        next.connector = plan.connector
-        next.mode = plan.mode
-        next.modesetting = plan.modesetting
-        next.cec = plan.cec
-        next.logLevel = plan.logLevel
-        next.control = plan.control
-        next.mqtt = plan.mqtt
-        next.osd = plan.osd
-        next.maxImagePixels = plan.maxImagePixels
-        next.input = plan.input
-        next.remote = plan.remote
-        next.cache = plan.cache
-        next.settings.readAhead = plan.settings.readAhead
-        let volume = next.audio.volume
-        next.audio = plan.audio
-        next.audio.volume = volume
+        next = next.keepingRestartOnly(from: plan)
         if let sync = next.sync {
             guard let planner = syncPlanner else {
                 // The clock was chosen at start: a wall-clock lock needs a restart to begin.

@@ -149,42 +149,6 @@ struct PlaybackPlan {
     }
 }
 
-extension PlaybackPlan {
-    /// What a reload cannot change while playing (the screen, the sound card and the input
-    /// devices are opened once at start), by config key, where `other` differs from this plan.
-    func restartOnlyChanges(comparedWith other: PlaybackPlan) -> [String] {
-        var keys: [String] = []
-        if output != other.output { keys.append("display.output") }
-        if screensBesideMainPlaylist != other.screensBesideMainPlaylist { keys.append("displays") }
-        if connector != other.connector { keys.append("display.connector") }
-        if mode != other.mode { keys.append("display.mode") }
-        if modesetting != other.modesetting { keys.append("display.modesetting") }
-        if cec != other.cec { keys.append("display.cec") }
-        if maxImagePixels != other.maxImagePixels { keys.append("display.maxImagePixels") }
-        if audio.device != other.audio.device { keys.append("audio.device") }
-        if audio.bufferTime != other.audio.bufferTime { keys.append("audio.bufferTime") }
-        if audio.periodTime != other.audio.periodTime { keys.append("audio.periodTime") }
-        if input.devices != other.input.devices { keys.append("input.devices") }
-        if input.grab != other.input.grab { keys.append("input.grab") }
-        if input.baseKeyMap != other.input.baseKeyMap { keys.append("input.keymap") }
-        if input.keyOverrides != other.input.keyOverrides { keys.append("input.keys") }
-        if input.stopTimeout != other.input.stopTimeout { keys.append("input.stopTimeout") }
-        if input.lockdown != other.input.lockdown { keys.append("input.lockdown") }
-        if input.visitorCommands != other.input.visitorCommands { keys.append("input.visitorKeys") }
-        if logLevel != other.logLevel { keys.append("log.level") }
-        if control.socket != other.control.socket { keys.append("control.socket") }
-        if control.roles != other.control.roles { keys.append("control.roles") }
-        if mqtt != other.mqtt { keys.append("mqtt") }
-        if osd != other.osd { keys.append("osd") }
-        // The media opener is made once, with the read-ahead, when playing starts.
-        if settings.readAhead != other.settings.readAhead { keys.append("network.readAhead") }
-        // The cache is opened, and the source polled, from the start.
-        if remote != other.remote { keys.append("source") }
-        if cache != other.cache { keys.append("cache") }
-        return keys
-    }
-}
-
 /// The command-line flags laid over a config, on the first load and on every reload.
 struct PlanOverrides {
     var output: DisplayConfiguration.Output?

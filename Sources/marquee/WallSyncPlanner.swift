@@ -58,7 +58,7 @@ struct WallSyncPlanner: Sendable {
         switch Self.lengths(of: items, opener: opener) {
         case .failure(let problems): return .failure(problems)
         case .success(let lengths):
-            guard let plan = WallSyncPlan(epochUnixSeconds: sync.epochUnixSeconds, lengths: lengths) else {
+            guard let plan = WallSyncPlan(epochUnixMilliseconds: sync.epochUnixMilliseconds, lengths: lengths) else {
                 return .failure([Problem(index: 0, url: items.first?.url ?? "-", reason: "the playlist is empty: nothing to lock")])
             }
             return .success(WallSync(plan: plan, clockZeroUnixNanoseconds: clockZeroUnixNanoseconds))

@@ -23,7 +23,8 @@ import Testing
 
         #expect(outcome.status == 0, "\(outcome.standardOutput)\(outcome.standardError)")
         #expect(!outcome.outputLines.contains { $0.contains(": error: ") })
-        let summary = try #require(outcome.outputLines.last)
+        // With `displays:`, a line per screen follows the summary.
+        let summary = try #require(outcome.outputLines.first { $0.hasPrefix("\(path): OK, ") })
         #expect(summary.hasPrefix("\(path): OK, "), "\(summary)")
         #expect(summary.contains(" items, repeat "), "\(summary)")
     }
@@ -74,6 +75,41 @@ import Testing
         #expect(outcome.outputLines == [
             "one.yml:3:11: warning: media file not found: \(folder.standardizedFileURL.path)/absent.mp4",
             "one.yml: OK, 1 item, repeat one",
+        ])
+    }
+
+    /// A `displays:` config counts every screen's items, then says per screen what it shows.
+    @Test func aConfigWithScreensSummarisesEveryScreen() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("marquee-cli-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["a.mp4", "b.mp4", "c.mp4"] { try Data().write(to: folder.appendingPathComponent(name)) }
+        try Data("""
+            displays:
+              - name: menu
+                connector: HDMI-A-1
+                playlist:
+                  items: [a.mp4, b.mp4]
+              - name: offers
+                connector: HDMI-A-2
+                audio: {device: "hdmi:CARD=vc4hdmi1,DEV=0"}
+                playlist:
+                  repeat: shuffle
+                  items: [c.mp4]
+              - name: window
+                connector: DP-1
+                mirror: menu
+            """.utf8).write(to: folder.appendingPathComponent("screens.yaml"))
+
+        let outcome = try MarqueeProcess.run(["check", "screens.yaml"], in: folder)
+
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.outputLines == [
+            "screens.yaml: OK, 3 screens (menu, offers, window), 3 items, repeat all/shuffle",
+            "  screen menu on HDMI-A-1: 2 items, repeat all, the main screen (keys, control, audio.device)",
+            "  screen offers on HDMI-A-2: 1 item, repeat shuffle, sound on hdmi:CARD=vc4hdmi1,DEV=0",
+            "  screen window on DP-1: mirrors menu",
         ])
     }
 

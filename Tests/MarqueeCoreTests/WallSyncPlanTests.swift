@@ -5,13 +5,13 @@ import Testing
     static let epoch: Int64 = 1_767_225_600 // 2026-01-01T00:00:00Z
     /// 2 s, 1.2 s and three NTSC frames: a cycle of 3.2 + 3003/30000 s.
     static let lengths = [MediaTime(seconds: 2), MediaTime(6, per: 5), MediaTime(3003, per: 30000)]
-    static let plan = WallSyncPlan(epochUnixSeconds: epoch, lengths: lengths)!
+    static let plan = WallSyncPlan(epochUnixMilliseconds: epoch * 1000, lengths: lengths)!
 
     @Test func theCycleIsTheExactSumAndItemsStartWhereTheOnesBeforeEnd() {
         #expect(Self.plan.cycle == MediaTime(seconds: 2) + MediaTime(6, per: 5) + MediaTime(3003, per: 30000))
         #expect(Self.plan.itemStarts == [.zero, MediaTime(seconds: 2), MediaTime(16, per: 5)])
-        #expect(WallSyncPlan(epochUnixSeconds: 0, lengths: []) == nil)
-        #expect(WallSyncPlan(epochUnixSeconds: 0, lengths: [MediaTime(seconds: 1), .zero]) == nil)
+        #expect(WallSyncPlan(epochUnixMilliseconds: 0, lengths: []) == nil)
+        #expect(WallSyncPlan(epochUnixMilliseconds: 0, lengths: [MediaTime(seconds: 1), .zero]) == nil)
     }
 
     @Test(arguments: [
@@ -24,6 +24,15 @@ import Testing
     func theFirstCycle(after: MediaTime, cycle: Int64, item: Int, itemTime: MediaTime) {
         let position = Self.plan.position(atUnixTime: MediaTime(seconds: Self.epoch) + after)
         #expect(position.cycleNumber == cycle && position.index == item && position.itemTime == itemTime)
+    }
+
+    /// An epoch given to the millisecond moves the whole wall by exactly that much.
+    @Test func anEpochsMillisecondsCount() {
+        let late = WallSyncPlan(epochUnixMilliseconds: Self.epoch * 1000 + 250, lengths: Self.lengths)!
+        let position = late.position(atUnixTime: MediaTime(seconds: Self.epoch) + MediaTime(1, per: 4))
+        #expect(position.cycleNumber == 0 && position.index == 0 && position.itemTime == .zero)
+        let before = late.position(atUnixTime: MediaTime(seconds: Self.epoch))
+        #expect(before.cycleNumber == -1 && before.phase == late.cycle - MediaTime(1, per: 4))
     }
 
     @Test func theLoopPointIsExactAMillionCyclesOn() {
@@ -45,7 +54,7 @@ import Testing
     /// Wall times in nanoseconds years after the epoch, against item lengths in 1/44100 s: the
     /// remainder is exact, with no overflow.
     @Test func aWallTimeYearsOnWithAnAwkwardTimescaleStaysExact() {
-        let plan = WallSyncPlan(epochUnixSeconds: Self.epoch, lengths: [MediaTime(441_001, per: 44_100), MediaTime(7, per: 3)])!
+        let plan = WallSyncPlan(epochUnixMilliseconds: Self.epoch * 1000, lengths: [MediaTime(441_001, per: 44_100), MediaTime(7, per: 3)])!
         let wall = MediaTime(Self.epoch * 1_000_000_000 + 3 * 365 * 86_400 * 1_000_000_000 + 123_456_789, per: 1_000_000_000)
         let position = plan.position(atUnixTime: wall)
         let rebuilt = MediaTime(seconds: Self.epoch) + plan.cycle * position.cycleNumber + plan.itemStarts[position.index] + position.itemTime

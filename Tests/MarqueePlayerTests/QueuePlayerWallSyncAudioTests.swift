@@ -48,7 +48,7 @@ import Testing
         let clock = WallClockTime()
         var settings = PlayerSettings()
         settings.followsAudioClock = true
-        let plan = try #require(WallSyncPlan(epochUnixSeconds: 1_767_225_600, lengths: [MediaTime(seconds: 4)]))
+        let plan = try #require(WallSyncPlan(epochUnixMilliseconds: 1_767_225_600_000, lengths: [MediaTime(seconds: 4)]))
         settings.wallSync = WallSync(plan: plan, clockZeroUnixNanoseconds: clock.zeroUnixNanoseconds)
         let recorder = EventRecorder()
         let paces = PaceRecorder()

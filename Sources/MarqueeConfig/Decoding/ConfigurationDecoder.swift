@@ -69,9 +69,10 @@ struct ConfigurationDecoder {
         let cache = fields["cache"].map { decodeCache($0.value) } ?? CacheConfiguration()
         var sync = fields["sync"].flatMap { decodeSync($0) }
         if let syncField = fields["sync"] {
-            checkSync(syncField, playlistFields: fields["playlist"], dayparts: dayparts ?? [], remote: remote)
+            checkSync(syncField, fields: fields, dayparts: dayparts ?? [], remote: remote)
             if let screensField = fields["displays"] {
-                self.log.error(at: syncField.keyPosition, "sync cannot be combined with 'displays' (line \(screensField.keyPosition.line)) yet: a wall is one screen per player")
+                // Said at `displays:`, the key to take out for a wall.
+                self.log.error(at: screensField.keyPosition, "sync (line \(syncField.keyPosition.line)) cannot be combined with 'displays' yet: a wall is one screen per player")
             }
             sync?.itemPlaces = itemPlaces
         }

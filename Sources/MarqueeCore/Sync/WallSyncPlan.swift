@@ -6,8 +6,9 @@
 /// All arithmetic is exact (rational item lengths, integer nanoseconds of wall time): two players
 /// that read the same wall time pick the same item and the same item time, to the nanosecond.
 public struct WallSyncPlan: Sendable, Equatable {
-    /// The epoch, in whole seconds since 1970-01-01T00:00:00Z.
-    public let epochUnixSeconds: Int64
+    /// The epoch, in milliseconds since 1970-01-01T00:00:00Z: a config may give it to the
+    /// millisecond (`2026-01-01T00:00:00.250Z`), and players must agree on it exactly.
+    public let epochUnixMilliseconds: Int64
     /// Each item's length, in playlist order: what the engine's timeline advances by.
     public let lengths: [MediaTime]
     /// Where each item starts within the cycle.
@@ -16,9 +17,9 @@ public struct WallSyncPlan: Sendable, Equatable {
     public let cycle: MediaTime
 
     /// nil when there is nothing to cycle through (no items, or a cycle of length zero).
-    public init?(epochUnixSeconds: Int64, lengths: [MediaTime]) {
+    public init?(epochUnixMilliseconds: Int64, lengths: [MediaTime]) {
         guard !lengths.isEmpty, lengths.allSatisfy({ $0 > .zero }) else { return nil }
-        self.epochUnixSeconds = epochUnixSeconds
+        self.epochUnixMilliseconds = epochUnixMilliseconds
         self.lengths = lengths
         var starts: [MediaTime] = []
         var sum = MediaTime.zero
@@ -43,7 +44,7 @@ public struct WallSyncPlan: Sendable, Equatable {
 
     /// The position at `unixTime` (seconds since 1970, exact, e.g. whole nanoseconds).
     public func position(atUnixTime unixTime: MediaTime) -> Position {
-        let sinceEpoch = unixTime - MediaTime(seconds: epochUnixSeconds)
+        let sinceEpoch = unixTime - MediaTime(epochUnixMilliseconds, per: 1000)
         // floor(sinceEpoch / cycle), in 128 bits: the epoch may be years back and the cycle's
         // denominator large; only the small remainder has to fit a MediaTime.
         let numerator = Int128(sinceEpoch.numerator) * Int128(cycle.denominator)
