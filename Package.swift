@@ -46,9 +46,9 @@ let package = Package(
         .target(name: "MarqueeALSA", dependencies: ["MarqueeCore", "CALSA"]),
         // HDMI-CEC through /dev/cecN (no libcec): the TV to standby and back, on a thread of its own.
         .target(name: "MarqueeCEC", dependencies: ["MarqueeCore", "CCEC"]),
-        // MQTT through libmosquitto: the control vocabulary, status and events over a broker, on a
-        // network thread of its own.
-        .target(name: "MarqueeMQTT", dependencies: ["MarqueeCore", "MarqueeControl", "CMosquitto"]),
+        // MQTT through libmosquitto: a BrokerConnection on a network thread of its own; the control
+        // vocabulary's topics over it are MarqueeControl's MQTTNode.
+        .target(name: "MarqueeMQTT", dependencies: ["MarqueeCore", "CMosquitto"]),
         // Text: HarfBuzz shapes (it reads the font file itself), FreeType rasterises the glyph ids
         // HarfBuzz returns; neither module imports the other's C library (so no hb-ft.h).
         .target(name: "MarqueeHarfBuzz", dependencies: ["MarqueeCore", "CHarfBuzz"]),
@@ -59,8 +59,8 @@ let package = Package(
         .target(name: "MarqueeCurl", dependencies: ["MarqueeCore", "CCurl"]),
         // The engine: drives any MediaOpening, VideoOutput and PlaybackClock; imports no C module.
         .target(name: "MarqueePlayer", dependencies: ["MarqueeCore"]),
-        // The control socket (one JSON object per line) and its command vocabulary: a transport
-        // over the player's one command path; imports no C module.
+        // The control transports (the socket, one JSON object per line; MQTT's topics over any
+        // BrokerConnection) over a ControlledPlayer: imports neither the engine nor a C module.
         .target(name: "MarqueeControl", dependencies: ["MarqueeCore"]),
         // The media cache for fleet mode: verified, content-addressed files and the downloads that
         // fill it, over the HTTPTransferring and FileDigesting ports; imports no C module.

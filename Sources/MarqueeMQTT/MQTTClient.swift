@@ -1,6 +1,7 @@
 import CMosquitto
 import Dispatch
 import Foundation
+import MarqueeCore
 import Synchronization
 
 /// The one owner of a libmosquitto client (`struct mosquitto *`): connects, reconnects with
@@ -11,22 +12,9 @@ import Synchronization
 /// Journal lines are said once per outage: `mqtt: 127.0.0.1:1883 unreachable (Connection
 /// refused); retrying` when it starts, `mqtt: connected to 127.0.0.1:1883 as marquee/lobby` when
 /// it ends.
-public final class MQTTClient: @unchecked Sendable {
+public final class MQTTClient: BrokerConnection, @unchecked Sendable {
     /// Called on the network thread.
-    public struct Handlers: Sendable {
-        /// The broker accepted the connection (first time or again): subscribe and say hello here.
-        public var connected: @Sendable () -> Void
-        public var message: @Sendable (_ topic: String, _ payload: [UInt8]) -> Void
-        public var log: @Sendable (_ warning: Bool, _ line: String) -> Void
-
-        public init(connected: @escaping @Sendable () -> Void,
-                    message: @escaping @Sendable (String, [UInt8]) -> Void,
-                    log: @escaping @Sendable (Bool, String) -> Void) {
-            self.connected = connected
-            self.message = message
-            self.log = log
-        }
-    }
+    public typealias Handlers = BrokerHandlers
 
     private let handle: OpaquePointer
     private let options: MQTTClientOptions
@@ -133,7 +121,7 @@ public final class MQTTClient: @unchecked Sendable {
     /// Hands one message to the library, or drops it (not connected, or `maxUnsentMessages`
     /// waiting already). Never waits for the network.
     @discardableResult
-    public func publish(_ topic: String, _ payload: [UInt8], retain: Bool, qos: Int32 = 0) -> Bool {
+    public func publish(_ topic: String, _ payload: [UInt8], retain: Bool, qos: Int32) -> Bool {
         guard state.withLock({ $0.connected }) else { return false }
         let waiting = handedOver.load(ordering: .relaxed) - written.load(ordering: .relaxed)
         if waiting >= options.maxUnsentMessages {
@@ -158,7 +146,7 @@ public final class MQTTClient: @unchecked Sendable {
         return true
     }
 
-    public func subscribe(_ topic: String, qos: Int32 = 1) {
+    public func subscribe(_ topic: String, qos: Int32) {
         let rc = mosquitto_subscribe(handle, nil, topic, qos)
         if rc != Self.ok { say(true, "mqtt: subscribing to \(topic): \(MQTTError.describe(rc, errno: marquee_mosquitto_errno()))") }
     }

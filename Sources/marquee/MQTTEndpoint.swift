@@ -30,16 +30,21 @@ final class MQTTEndpoint: @unchecked Sendable {
     static func make(_ configuration: MQTTConfiguration?, player: QueuePlayer, host: ControlHost,
                      service existing: ControlService?, logger: Logger) -> MQTTEndpoint? {
         guard let configuration else { return nil }
-        var settings = MQTTNodeSettings(host: configuration.host, port: configuration.port, topic: configuration.topic)
-        settings.usesTLS = configuration.usesTLS
-        settings.caFile = configuration.caFile
+        var options = MQTTClientOptions(host: configuration.host, port: configuration.port,
+                                        clientID: configuration.topic.replacingOccurrences(of: "/", with: "-"))
+        options.logName = configuration.topic
+        options.usesTLS = configuration.usesTLS
+        options.caFile = configuration.caFile
+        var settings = MQTTNodeSettings(topic: configuration.topic)
         settings.publishesEvents = configuration.events
         settings.role = configuration.role
+        // The broker says the player is gone when the connection dies without a goodbye.
+        options.will = (settings.onlineTopic, "false", true)
         if let path = configuration.credentials {
             switch CredentialsFile.read(path) {
             case .success(let (username, password)):
-                settings.username = username
-                settings.password = password
+                options.username = username
+                options.password = password
                 if let exposure = CredentialsFile.exposure(path) { logger.warning("mqtt: credentials \(exposure)") }
                 if !configuration.usesTLS {
                     logger.warning("mqtt: \(configuration.url): the credentials go over plain MQTT, readable by anyone on the network; use mqtts://")
@@ -51,7 +56,7 @@ final class MQTTEndpoint: @unchecked Sendable {
         }
         let service = existing ?? ControlService(player: player, host: host, log: { [logger] in logger.info("\($0)") })
         do {
-            let node = try MQTTNode(settings: settings, service: service)
+            let node = MQTTNode(settings: settings, connection: try MQTTClient(options: options), service: service)
             return MQTTEndpoint(service: service, node: node, logger: logger)
         } catch {
             logger.error("mqtt: \(error); playing on without MQTT")

@@ -1,19 +1,12 @@
 import Dispatch
 import Foundation
-import MarqueeControl
 import MarqueeCore
 
-/// What `MQTTNode` needs: the broker, the topic prefix, the credentials already read, and whether
-/// events are published.
+/// What `MQTTNode` needs: the topic prefix, whether events are published and the role of
+/// whoever publishes commands. How to reach the broker is the connection's business.
 public struct MQTTNodeSettings: Sendable {
-    public var host: String
-    public var port: Int
-    public var usesTLS = false
-    public var caFile: String?
     /// `marquee/lobby`: the prefix of every topic.
     public var topic: String
-    public var username: String?
-    public var password: String?
     public var publishesEvents = false
     /// The role of whoever publishes on `TOPIC/command` (config `mqtt.allow`).
     public var role: ControlRole = .control
@@ -21,14 +14,13 @@ public struct MQTTNodeSettings: Sendable {
     /// every `statusInterval` seconds in any case.
     public var statusDebounce = 0.25
     public var statusInterval = 30.0
-    public var minimumRetryDelay = 1.0
-    public var maximumRetryDelay = 15.0
 
-    public init(host: String, port: Int, topic: String) {
-        self.host = host
-        self.port = port
+    public init(topic: String) {
         self.topic = topic
     }
+
+    /// `TOPIC/online`: `true` while connected; the connection's last will says `false`.
+    public var onlineTopic: String { "\(topic)/online" }
 }
 
 /// The control vocabulary over MQTT: one more transport of the control service. Each message on
@@ -41,7 +33,7 @@ public struct MQTTNodeSettings: Sendable {
 /// Threads: commands arrive on the network thread; publishing happens on a queue of its own, so
 /// whoever sends (the present thread with a seek's reply, the event thread) only queues a block.
 public final class MQTTNode: ControlTransport, @unchecked Sendable {
-    private let client: MQTTClient
+    private let client: any BrokerConnection
     private let service: ControlService
     private let settings: MQTTNodeSettings
     private let peer: ControlPeer
@@ -54,25 +46,16 @@ public final class MQTTNode: ControlTransport, @unchecked Sendable {
     public var replyTopic: String { "\(settings.topic)/reply" }
     public var statusTopic: String { "\(settings.topic)/status" }
     public var eventsTopic: String { "\(settings.topic)/events" }
-    public var onlineTopic: String { "\(settings.topic)/online" }
+    public var onlineTopic: String { settings.onlineTopic }
 
     /// The longest request taken, as on the control socket.
     public static let maxRequestBytes = 65536
 
-    public init(settings: MQTTNodeSettings, service: ControlService) throws {
+    /// `connection` is made with `settings.onlineTopic` `false` as its last will.
+    public init(settings: MQTTNodeSettings, connection: any BrokerConnection, service: ControlService) {
         self.settings = settings
         self.service = service
-        var options = MQTTClientOptions(host: settings.host, port: settings.port,
-                                        clientID: settings.topic.replacingOccurrences(of: "/", with: "-"))
-        options.logName = settings.topic
-        options.username = settings.username
-        options.password = settings.password
-        options.usesTLS = settings.usesTLS
-        options.caFile = settings.caFile
-        options.will = ("\(settings.topic)/online", "false", true)
-        options.minimumRetryDelay = settings.minimumRetryDelay
-        options.maximumRetryDelay = settings.maximumRetryDelay
-        client = try MQTTClient(options: options)
+        client = connection
         peer = ControlPeer(id: ControlPeer.allocateID(), source: .mqtt(topic: "\(settings.topic)/command"), role: settings.role)
     }
 
@@ -81,7 +64,7 @@ public final class MQTTNode: ControlTransport, @unchecked Sendable {
 
     public func start(log: @escaping @Sendable (_ warning: Bool, _ line: String) -> Void) {
         service.connected(peer, via: self)
-        client.start(MQTTClient.Handlers(
+        client.start(BrokerHandlers(
             connected: { [weak self] in self?.connected() },
             message: { [weak self] topic, payload in self?.received(topic, payload) },
             log: log))

@@ -1,0 +1,46 @@
+/// A connection to a message broker (MQTT), as the control vocabulary's broker transport uses it:
+/// started once with its handlers, publishing without ever waiting for the network, stopped with
+/// a last message. The libmosquitto client is the real one; the transport does not import it.
+public protocol BrokerConnection: AnyObject, Sendable {
+    /// `127.0.0.1:1883`
+    var address: String { get }
+    /// Whether the broker has accepted the current connection.
+    var isConnected: Bool { get }
+    /// Connects (and reconnects) on a thread of the connection's own; the handlers are called there.
+    func start(_ handlers: BrokerHandlers)
+    /// Hands one message over or drops it; never waits for the broker.
+    @discardableResult
+    func publish(_ topic: String, _ payload: [UInt8], retain: Bool, qos: Int32) -> Bool
+    func subscribe(_ topic: String, qos: Int32)
+    /// Publishes `last` if connected, disconnects, and waits at most `seconds`.
+    func stop(last: (topic: String, payload: String, retain: Bool)?, waitingAtMost seconds: Double)
+}
+
+/// What a broker connection calls, on its network thread.
+public struct BrokerHandlers: Sendable {
+    /// The broker accepted the connection (first time or again): subscribe and say hello here.
+    public var connected: @Sendable () -> Void
+    public var message: @Sendable (_ topic: String, _ payload: [UInt8]) -> Void
+    public var log: @Sendable (_ warning: Bool, _ line: String) -> Void
+
+    public init(connected: @escaping @Sendable () -> Void,
+                message: @escaping @Sendable (String, [UInt8]) -> Void,
+                log: @escaping @Sendable (Bool, String) -> Void) {
+        self.connected = connected
+        self.message = message
+        self.log = log
+    }
+}
+
+extension BrokerConnection {
+    /// At most once (QoS 0): status and events are sent again anyway.
+    @discardableResult
+    public func publish(_ topic: String, _ payload: [UInt8], retain: Bool) -> Bool {
+        publish(topic, payload, retain: retain, qos: 0)
+    }
+
+    /// At least once (QoS 1): a command must not be lost on the way in.
+    public func subscribe(_ topic: String) {
+        subscribe(topic, qos: 1)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import MarqueeCore
+import MarqueeTestSupport
+@testable import MarqueeControl
+
+/// A player as the control service sees it: a status to read, a refusal rule to set, and a record
+/// of what it was sent. The engine itself is driven through the socket by the CLI tests.
+final class StandInPlayer: ControlledPlayer, @unchecked Sendable {
+    private let lock = NSLock()
+    private var document = StatusDocument.sample()
+    private var refusing: (@Sendable (ControlAction) -> String?) = { _ in nil }
+    private(set) var sent: [(ControlAction, CommandSource)] = []
+    private(set) var seeks: [MediaTime] = []
+
+    init(itemCount: Int = 2, seekable: Bool = true) {
+        document.itemCount = itemCount
+        document.item = StatusDocument.Item(index: 0, url: "/media/a.mp4", positionLabel: "0:00", durationLabel: "0:03", remainingLabel: "-0:03",
+                                            seekable: seekable, stillImage: false, playbackLikelyToKeepUp: true, playbackBufferEmpty: false,
+                                            playbackBufferFull: true, loadedTimeRanges: [], seekableTimeRanges: [])
+    }
+
+    func refuse(_ rule: @escaping @Sendable (ControlAction) -> String?) { lock.withLock { refusing = rule } }
+    var actions: [ControlAction] { lock.withLock { sent.map(\.0) } }
+    var sources: [CommandSource] { lock.withLock { sent.map(\.1) } }
+    var seekTimes: [MediaTime] { lock.withLock { seeks } }
+
+    func statusDocument() -> StatusDocument { lock.withLock { document } }
+    func refusal(of action: ControlAction) -> String? { lock.withLock { refusing }(action) }
+    func send(_ action: ControlAction, from source: CommandSource) { lock.withLock { sent.append((action, source)) } }
+
+    func seek(to time: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime, from source: CommandSource?,
+              completion: @escaping @Sendable (Bool) -> Void) {
+        lock.withLock { seeks.append(time) }
+        completion(true)
+    }
+
+    func screenshot(_ completion: @escaping @Sendable (Canvas?) -> Void) {
+        completion(Canvas(size: PixelSize(width: 4, height: 2)))
+    }
+}
+
+/// The program around the player: a load answer to set, PNGs as a few bytes, one audio device.
+final class StandInHost: ControlHost, @unchecked Sendable {
+    private let lock = NSLock()
+    private var answer: Result<LoadOutcome, LoadRejection> = .success(LoadOutcome(itemCount: 1))
+    private(set) var loads: [ControlLoad] = []
+
+    func answerLoads(with answer: Result<LoadOutcome, LoadRejection>) { lock.withLock { self.answer = answer } }
+    var loaded: [ControlLoad] { lock.withLock { loads } }
+
+    func load(_ load: ControlLoad) -> Result<LoadOutcome, LoadRejection> {
+        lock.withLock {
+            loads.append(load)
+            return answer
+        }
+    }
+
+    func pngData(_ canvas: Canvas) throws -> [UInt8] { [0x89, 0x50, 0x4E, 0x47] }
+    func saveScreenshot(_ png: [UInt8], named name: String) throws -> String { "/var/lib/marquee/screenshots/\(name)" }
+    func deviceStatus() -> DeviceStatus { DeviceStatus(audio: StatusDocument.Audio(device: "hw:0,0")) }
+}
+
+/// Every line the service sends, by peer, parsed as JSON objects.
+final class RecordingTransport: ControlTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [(peer: Int, line: String)] = []
+
+    func send(_ line: String, to peer: Int) { lock.withLock { lines.append((peer, line)) } }
+
+    func objects(for peer: Int) -> [[String: Any]] {
+        lock.withLock { lines.filter { $0.peer == peer }.map(\.line) }
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// Waits for the `count`th line to `peer` (a load or screenshot is answered from a queue).
+    func waitForObjects(_ count: Int, for peer: Int, seconds: Double = 5) -> [[String: Any]] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while objects(for: peer).count < count, Date() < deadline { usleep(2000) }
+        return objects(for: peer)
+    }
+}

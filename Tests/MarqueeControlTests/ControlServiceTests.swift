@@ -1,0 +1,104 @@
+import Foundation
+import MarqueeCore
+import Testing
+@testable import MarqueeControl
+
+/// The control service in process, over a stand-in player and host: what each request does and
+/// what it answers, whichever transport it came by.
+@Suite struct ControlServiceTests {
+    let player = StandInPlayer()
+    let host = StandInHost()
+    let transport = RecordingTransport()
+    let service: ControlService
+
+    init() {
+        service = ControlService(player: player, host: host, log: { _ in })
+        service.attach(transport)
+    }
+
+    func ask(_ line: String, role: ControlRole = .admin, expecting count: Int = 1) -> [String: Any] {
+        let peer = ControlPeer(id: ControlPeer.allocateID(), uid: 1000, gid: 1000, pid: 42, role: role)
+        service.connected(peer)
+        service.handle(.line(line), from: peer)
+        return transport.waitForObjects(count, for: peer.id).last ?? [:]
+    }
+
+    @Test func aCommandGoesOnTheCommandPathWithItsClientAsSource() {
+        let reply = ask(#"{"id":3,"command":"next"}"#)
+        #expect(reply["ok"] as? Bool == true && reply["id"] as? Int == 3)
+        #expect(player.actions == [.command(.next)])
+        guard case .control(_, let uid, let pid)? = player.sources.first else { Issue.record("source \(player.sources)"); return }
+        #expect(uid == 1000 && pid == 42)
+    }
+
+    @Test func playItemPastTheEndIsRefusedAndNothingIsSent() {
+        let reply = ask(#"{"command":"playItem","index":2}"#)
+        #expect(reply["ok"] as? Bool == false)
+        #expect(reply["error"] as? String == "no item 2 to play: the playlist has 2 items (0-based)")
+        #expect(player.actions.isEmpty)
+        #expect(ask(#"{"command":"playItem","index":1}"#)["ok"] as? Bool == true)
+        #expect(player.actions == [.playItem(index: 1)])
+    }
+
+    @Test func whatThePlayerRefusesIsAnsweredFalseWithItsReason() {
+        player.refuse { $0 == .command(.next) ? "next: playback is locked to the wall" : nil }
+        let reply = ask(#"{"command":"next"}"#)
+        #expect(reply["ok"] as? Bool == false && reply["error"] as? String == "next: playback is locked to the wall")
+        #expect(player.actions.isEmpty)
+        player.refuse { _ in "seek: locked" }
+        #expect(ask(#"{"command":"seek","to":1}"#)["error"] as? String == "seek: locked")
+        #expect(player.seekTimes.isEmpty)
+    }
+
+    @Test func aClientBelowTheCommandsRoleIsRefused() {
+        let reply = ask(#"{"command":"pause"}"#, role: .observe)
+        #expect(reply["error"] as? String == "pause needs the control role; this client has observe")
+        #expect(player.actions.isEmpty)
+        #expect(ask(#"{"command":"status"}"#, role: .observe)["ok"] as? Bool == true)
+        #expect(ask(#"{"command":"quit"}"#, role: .control)["error"] as? String == "quit needs the admin role; this client has control")
+    }
+
+    /// The status reply is the player's document with the host's devices, under the README's names.
+    @Test func statusIsThePlayersDocumentWithTheHostsDevices() throws {
+        let reply = ask(#"{"command":"status"}"#)
+        #expect(reply["ok"] as? Bool == true && reply["itemCount"] as? Int == 2 && reply["repeat"] as? String == "all")
+        #expect((reply["audio"] as? [String: Any])?["device"] as? String == "hw:0,0")
+        let retained = try StatusCoding.document(service.statusLine())
+        #expect(retained.audio?.device == "hw:0,0" && retained.item?.url == "/media/a.mp4")
+    }
+
+    @Test func aSeekIsAnsweredWhenItsFrameIsShownAndRefusedWhereNothingCanSeek() {
+        let reply = ask(#"{"command":"seek","to":"0:01.5"}"#)
+        #expect(reply["ok"] as? Bool == true && reply["finished"] as? Bool == true)
+        #expect(player.seekTimes == [MediaTime(3, per: 2)])
+        let still = StandInPlayer(seekable: false)
+        let other = ControlService(player: still, host: host, log: { _ in })
+        other.attach(transport)
+        let peer = ControlPeer(id: ControlPeer.allocateID(), uid: 0, gid: 0, pid: 1)
+        other.connected(peer)
+        other.handle(.line(#"{"command":"seek","to":1}"#), from: peer)
+        #expect((transport.waitForObjects(1, for: peer.id).first?["error"] as? String)?.contains("cannot seek") == true)
+        #expect(still.seekTimes.isEmpty)
+    }
+
+    /// A load's reply says how many items and how many are downloaded first; a refused config gives
+    /// its diagnostics. The hand-over itself is the host's.
+    @Test func aLoadIsAnsweredWithWhatTheHostDid() {
+        host.answerLoads(with: .success(LoadOutcome(itemCount: 3, warnings: ["a.yaml:2:3: warning: x"], staged: 2)))
+        let reply = ask(#"{"command":"load","path":"/etc/marquee/a.yaml","mode":"append"}"#)
+        #expect(reply["ok"] as? Bool == true && reply["items"] as? Int == 3 && reply["staged"] as? Int == 2 && reply["mode"] as? String == "append")
+        #expect(host.loaded == [ControlLoad(source: .path("/etc/marquee/a.yaml"), mode: .append)])
+        host.answerLoads(with: .failure(LoadRejection(summary: "b.yaml rejected (1 error)", diagnostics: ["b.yaml:1:1: error: y"])))
+        let refused = ask(#"{"command":"load","path":"/etc/marquee/b.yaml"}"#)
+        #expect(refused["ok"] as? Bool == false && refused["diagnostics"] as? [String] == ["b.yaml:1:1: error: y"])
+        #expect(player.actions.isEmpty, "a load never goes on the command path")
+    }
+
+    @Test func aScreenshotIsReturnedOrWrittenIntoTheFolder() {
+        let returned = ask(#"{"command":"screenshot"}"#, role: .observe)
+        #expect(returned["png"] as? String == Data([0x89, 0x50, 0x4E, 0x47]).base64EncodedString() && returned["width"] as? Int == 4)
+        let written = ask(#"{"command":"screenshot","path":"now.png"}"#)
+        #expect(written["path"] as? String == "/var/lib/marquee/screenshots/now.png" && written["png"] == nil)
+        #expect(ask(#"{"command":"screenshot","path":"now.png"}"#, role: .control)["ok"] as? Bool == false)
+    }
+}
