@@ -65,7 +65,15 @@ let package = Package(
         // The media cache for fleet mode: verified, content-addressed files and the downloads that
         // fill it, over the HTTPTransferring and FileDigesting ports; imports no C module.
         .target(name: "MarqueeFleet", dependencies: ["MarqueeCore"]),
+        // The application layer of `marquee play`: the plan, reloads, the fleet, the wall, the control
+        // endpoints and the session that wires them, over a Backends value of device factories;
+        // imports no backend and no C module, so tests drive it in process with stand-ins.
+        .target(name: "MarqueeSession", dependencies: [
+            "MarqueeCore", "MarqueeConfig", "MarqueePlayer", "MarqueeControl", "MarqueeFleet",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "marquee", dependencies: [
+            "MarqueeSession",
             "MarqueeCore",
             "MarqueeConfig",
             "MarqueeMedia",
@@ -103,7 +111,11 @@ let package = Package(
         .testTarget(name: "MarqueeALSATests", dependencies: ["MarqueeALSA", "MarqueePlayer", "MarqueeMedia", "MarqueeCore"]),
         // The cache against a loopback HTTP server (a test stand-in client) and libavutil's SHA-256.
         .testTarget(name: "MarqueeFleetTests", dependencies: ["MarqueeFleet", "MarqueeCore", "MarqueeMedia", "MarqueeTestSupport"]),
-        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeControl", "MarqueeTestSupport"]),
+        // The application layer in process: plans, reloads, the fleet, the wall and the session over stand-in backends.
+        .testTarget(name: "MarqueeSessionTests", dependencies: ["MarqueeSession", "MarqueeConfig", "MarqueePlayer", "MarqueeControl",
+                                                               "MarqueeCore", "MarqueeMedia", "MarqueeCurl", "MarqueeTestSupport",
+                                                               .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeSession", "MarqueeControl", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeTextTests", dependencies: ["MarqueeHarfBuzz", "MarqueeFreeType", "MarqueeFriBidi", "MarqueeMedia", "MarqueePlayer", "MarqueeCore"]),
         // Not a test: prints how long blending an OSD-sized overlay into a 1080p buffer takes.
         .executableTarget(name: "overlay-blend-bench", dependencies: ["MarqueeCore"], path: "Sources/overlay-blend-bench"),

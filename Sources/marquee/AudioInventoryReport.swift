@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeALSA
+import MarqueeSession
 
 /// `marquee probe` without media: the sound cards and the PCM names that can play, for an operator
 /// choosing `audio.device` or `--audio alsa:PCM`.

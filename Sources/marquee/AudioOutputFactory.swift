@@ -4,19 +4,14 @@ import MarqueeALSA
 import MarqueeConfig
 import MarqueeCore
 import MarqueePlayer
+import MarqueeSession
 
 /// Turns `--audio` and the config's `audio:` section into the output the player writes to.
 enum AudioOutputFactory {
-    struct Made {
-        let output: AudioOutput
-        /// A device that plays in real time: video follows its clock.
-        let isDevice: Bool
-        /// The ALSA PCM's name, or `null`.
-        var deviceName = "null"
-        /// A sound card's clock plays it (not, say, ALSA's `null` plugin): frame-locked playback
-        /// resamples the sound onto the wall only when the device keeps time.
-        var keepsTime = false
-    }
+    /// `AudioDevice`: the output, whether it plays in real time (video follows its clock), the
+    /// ALSA PCM's name or `null`, and whether a sound card's clock plays it (not, say, ALSA's
+    /// `null` plugin: frame-locked playback resamples the sound onto the wall only when it does).
+    typealias Made = AudioDevice
 
     static func make(choice: AudioChoice, configuration: AudioConfiguration, virtualClock: Bool, logger: Logger) -> Made {
         var device: String

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MarqueeCore
 import MarqueeMedia
+import MarqueeSession
 
 /// `marquee bench MEDIA [--size WxH --scaling MODE]`: how fast this machine decodes a file, and
 /// decodes and converts it for a screen, against the rate the file needs to play in real time.

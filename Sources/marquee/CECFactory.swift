@@ -3,6 +3,7 @@ import Logging
 import MarqueeCEC
 import MarqueeConfig
 import MarqueeDRM
+import MarqueeSession
 
 /// Turns `display.cec` into the HDMI-CEC switch that joins the DRM output in displayOff/displayOn:
 /// nil for `off`, for a headless output under `auto`, and when `auto` finds no adapter bound to the

@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeCEC
+import MarqueeSession
 
 /// `marquee probe` without media: the HDMI-CEC adapters (`/dev/cecN`), for an operator choosing
 /// `display.cec`: which driver, where on the HDMI tree, which addresses are claimed, and which DRM

@@ -1,4 +1,5 @@
 import MarqueeConfig
+import MarqueeSession
 
 extension CheckCommand {
     /// One line per screen of `displays:`, in file order, under the summary: what an operator

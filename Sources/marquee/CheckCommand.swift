@@ -2,6 +2,7 @@ import ArgumentParser
 import MarqueeConfig
 import MarqueeCore
 import MarqueeMedia
+import MarqueeSession
 
 /// `marquee check CONFIG`: validates a config the way `play` would read it, so an operator can
 /// check a file before copying it to a device. Prints every problem as `FILE:LINE:COLUMN:

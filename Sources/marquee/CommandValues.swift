@@ -3,6 +3,7 @@ import Foundation
 import MarqueeConfig
 import MarqueeCore
 import MarqueeMedia
+import MarqueeSession
 
 /// Reading the values media commands share, each refusal one line on stderr and exit status 1, as
 /// every Marquee error is (ArgumentParser's own usage errors aside).

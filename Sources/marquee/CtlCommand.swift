@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MarqueeControl
 import MarqueeCore
+import MarqueeSession
 
 /// `marquee ctl [--socket PATH] COMMAND [ARGS]`: one request to a running player, its reply
 /// printed (a table for `status`, the JSON line with `--json`); `watch` and `observe` print events

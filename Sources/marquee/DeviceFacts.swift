@@ -1,5 +1,6 @@
 import Foundation
 import MarqueePlayer
+import MarqueeSession
 
 /// What the status card says about the device: its hostname and addresses, read when the card is
 /// drawn (an address that came from DHCP since the player started shows).

@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeCore
 import MarqueeDRM
+import MarqueeSession
 
 /// `marquee probe` without media: the display hardware, as aligned text an operator reads when the
 /// wrong connector or mode came up, or as the `display` part of `--json` (the same facts).

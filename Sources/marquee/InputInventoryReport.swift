@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeCore
 import MarqueeEvdev
+import MarqueeSession
 
 /// `marquee probe` without media: the input devices, and which of their keys the key map uses, so
 /// an operator can see why a remote does or does not drive the player.

@@ -3,6 +3,7 @@ import Logging
 import MarqueeConfig
 import MarqueeCore
 import MarqueeEvdev
+import MarqueeSession
 
 /// Turns `input:` (or `--input`/`--grab`) into the evdev monitor that feeds the player's command path.
 enum InputMonitorFactory {

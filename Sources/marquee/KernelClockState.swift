@@ -1,5 +1,6 @@
 import CTimerFD
 import Foundation
+import MarqueeSession
 
 /// Whether the kernel counts its wall clock as synchronized, and how far off it thinks it may be:
 /// adjtimex(2) read-only (modes 0), as chrony, ntpd and phc2sys/ptp4l leave it. Frame-locked

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MarqueeSession
 
 @main
 struct Marquee: ParsableCommand {

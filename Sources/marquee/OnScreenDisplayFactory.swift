@@ -5,6 +5,7 @@ import MarqueeFreeType
 import MarqueeFriBidi
 import MarqueeHarfBuzz
 import MarqueePlayer
+import MarqueeSession
 
 /// Builds the on-screen display from `osd:`: FriBidi orders mixed-direction titles, HarfBuzz shapes
 /// and FreeType rasterises with the config's font (DejaVu Sans by default). A font that cannot be used is one warning, and playback

@@ -5,6 +5,7 @@ import MarqueeConfig
 import MarqueeCore
 import MarqueeMedia
 import MarqueePlayer
+import MarqueeSession
 
 /// `marquee play CONFIG|MEDIA...`: plays a config's playlist, or media files and URLs, until
 /// stopped (SIGINT/SIGTERM) or, with --exit-when-idle, until repeat off has played everything.
@@ -104,7 +105,8 @@ struct PlayCommand: ParsableCommand {
         let session: PlaybackSession
         do {
             session = try PlaybackSession(plan: plan, overrides: overrides, reloadImmediately: reload == .immediate,
-                                          clock: playbackClock, audio: audio, eventsPath: events, traceFrames: traceFrames, logger: logger)
+                                          clock: playbackClock, audio: audio, eventsPath: events, traceFrames: traceFrames,
+                                          backends: .live, logger: logger)
         } catch let error as PlayError {
             error.lines.forEach(Console.writeError)
             throw ExitCode(1)
@@ -139,3 +141,4 @@ struct PlayCommand: ParsableCommand {
 extension RepeatMode: ExpressibleByArgument {}
 extension ScalingMode: ExpressibleByArgument {}
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension AudioChoice: ExpressibleByArgument {}

@@ -7,6 +7,7 @@ import MarqueeCore
 import MarqueeDRM
 import MarqueeEvdev
 import MarqueeMedia
+import MarqueeSession
 
 /// `marquee probe MEDIA [--json]`: the facts Marquee reads from one media file or URL (duration,
 /// sizes, rotation, tracks), so an operator can see why an item plays the way it does before it

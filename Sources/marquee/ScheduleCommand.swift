@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MarqueeConfig
 import MarqueeCore
+import MarqueeSession
 
 /// `marquee schedule CONFIG [--from T] [--to T]`: the operator's preview of a config's timetable,
 /// one line per change of what plays or of the display's power, in the schedule's time zone.

@@ -1,6 +1,7 @@
 import MarqueeConfig
 import MarqueeCore
 import MarqueeDRM
+import MarqueeSession
 
 /// `marquee probe --config CONFIG`: each screen of the config's `displays:` against the hardware:
 /// its connector (on which card, connected or not), the mode it would be given, and what it plays

@@ -3,18 +3,14 @@ import MarqueeConfig
 import MarqueeCore
 import MarqueeDRM
 import MarqueePlayer
+import MarqueeSession
 
 /// The outputs of a `displays:` config: one per screen, all on one DRM card (one master, one fd)
 /// or all headless, each mirror folded into the output of the screen it mirrors.
-final class ScreenOutputs: @unchecked Sendable {
-    /// A screen that plays its own playlist, with the screens mirroring it.
-    struct Playing {
-        let screen: ScreenConfiguration
-        /// Its own output, or a `MirroredVideoOutput` over it and its mirrors.
-        let output: VideoOutput
-        /// Its screen when on DRM (for rotation and the summary).
-        let display: DRMVideoOutput?
-    }
+final class ScreenOutputs: ScreenSet, @unchecked Sendable {
+    /// A screen that plays its own playlist, with the screens mirroring it: its own output, or a
+    /// `MirroredVideoOutput` over it and its mirrors; its DRM screen (for rotation and the summary).
+    typealias Playing = ScreenOutput
 
     /// One line of `status`'s `screens` per screen.
     struct Facts {
@@ -37,9 +33,6 @@ final class ScreenOutputs: @unchecked Sendable {
         self.facts = facts
         self.card = card
     }
-
-    /// The main screen as `VideoOutputFactory` makes a single one.
-    var mainMade: VideoOutputFactory.Made { VideoOutputFactory.Made(output: main.output, display: main.display) }
 
     /// Opens every screen of `plan.screens`. The main screen failing ends the run, as a single
     /// screen's would; another screen failing (unplugged, no such connector) is left out with one
@@ -123,7 +116,7 @@ final class ScreenOutputs: @unchecked Sendable {
     }
 
     /// Every screen for `status`: name, connector, kind, size and what it plays or mirrors.
-    func status(playing: (String) -> StatusDocument.Screen.Playing?) -> [StatusDocument.Screen] {
+    func status(playing: (String) -> StatusDocument.Screen.Playing?) -> [StatusDocument.Screen]? {
         facts.map { fact in
             var screen = StatusDocument.Screen(name: fact.screen.name, connector: fact.screen.connector, kind: fact.kind, size: fact.size)
             screen.display = fact.summary

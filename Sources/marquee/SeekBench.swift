@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeCore
 import MarqueeMedia
+import MarqueeSession
 
 /// `marquee bench MEDIA --seek TIME`: what a seek to TIME costs, as an item starting there or a
 /// seek within one does it. The reader reaches back to a key frame at or before the frame on screen

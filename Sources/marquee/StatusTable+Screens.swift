@@ -1,4 +1,5 @@
 import MarqueeCore
+import MarqueeSession
 
 extension StatusTable {
     /// `right  HDMI-A-2 drm 1920x1080  plays 2/3 b.mp4 (playing)` or `copy  DP-1 drm 1280x720  mirrors left`;

@@ -1,5 +1,6 @@
 import Foundation
 import MarqueeCore
+import MarqueeSession
 
 /// `marquee ctl status` for people: the media controller's labels and the settings, one per line.
 enum StatusTable {

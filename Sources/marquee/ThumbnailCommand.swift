@@ -3,6 +3,7 @@ import Foundation
 import MarqueeConfig
 import MarqueeCore
 import MarqueeMedia
+import MarqueeSession
 
 /// `marquee thumbnail MEDIA --at TIME [--exact] [--size WxH --scaling MODE] [--background #RRGGBB] -o OUT.png`:
 /// a PNG of one moment of a media item, drawn exactly as a screen of that size would show it.

@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeConfig
 import MarqueeCore
+import MarqueeSession
 
 /// The lines `marquee schedule` prints: a heading, then one line per change, each saying from
 /// when (in the schedule's zone, with its offset, the way `systemd-analyze calendar` shows times)

@@ -3,6 +3,7 @@ import MarqueeConfig
 import MarqueeCore
 import MarqueeDRM
 import MarqueePlayer
+import MarqueeSession
 
 /// Turns `display.output` (or `--output`) into the output the player draws on.
 enum VideoOutputFactory {

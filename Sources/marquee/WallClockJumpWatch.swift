@@ -1,5 +1,6 @@
 import CTimerFD
 import Foundation
+import MarqueeSession
 
 /// Hears of wall-clock jumps: a device without an RTC boots in 1970 and jumps to now when NTP
 /// syncs; an operator runs `date -s`. A CLOCK_REALTIME timerfd armed far ahead with

@@ -8,8 +8,8 @@ import MarqueePlayer
 /// The control socket of one `marquee play`: where it listens (`--control`, `control.socket`, else
 /// the runtime folder), the server and the service that turns its requests into commands. A socket
 /// that cannot be made is one error line and playback goes on without it.
-final class ControlEndpoint: @unchecked Sendable {
-    let service: ControlService
+package final class ControlEndpoint: @unchecked Sendable {
+    package let service: ControlService
     private let server: ControlSocketServer
 
     private init(service: ControlService, server: ControlSocketServer) {
@@ -17,7 +17,7 @@ final class ControlEndpoint: @unchecked Sendable {
         self.server = server
     }
 
-    static func make(_ configuration: ControlConfiguration, player: QueuePlayer, host: ControlHost, logger: Logger) -> ControlEndpoint? {
+    package static func make(_ configuration: ControlConfiguration, player: QueuePlayer, host: ControlHost, logger: Logger) -> ControlEndpoint? {
         let path: String
         switch configuration.socket {
         case .none:
@@ -48,7 +48,7 @@ final class ControlEndpoint: @unchecked Sendable {
         }
     }
 
-    func start() { server.start() }
+    package func start() { server.start() }
 
-    func stop() { server.stop() }
+    package func stop() { server.stop() }
 }

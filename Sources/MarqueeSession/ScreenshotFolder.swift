@@ -6,16 +6,16 @@ import Foundation
 /// symlink points at. Files are created with O_CREAT|O_EXCL|O_NOFOLLOW (an existing name is an
 /// error, not overwritten), mode 0640, in a folder that is made 0750 if missing and refused when
 /// it is a symlink.
-struct ScreenshotFolder: Sendable {
-    let path: String
+package struct ScreenshotFolder: Sendable {
+    package let path: String
 
-    struct Refusal: Error, CustomStringConvertible {
-        let description: String
+    package struct Refusal: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// `$STATE_DIRECTORY/screenshots` under systemd, else `screenshots` beside the control socket,
     /// else a folder of the user's own in /tmp.
-    static func choose(socketFolder: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> ScreenshotFolder {
+    package static func choose(socketFolder: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> ScreenshotFolder {
         if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !state.isEmpty {
             return ScreenshotFolder(path: "\(state)/screenshots")
         }
@@ -24,7 +24,7 @@ struct ScreenshotFolder: Sendable {
     }
 
     /// Writes `bytes` as `name` in the folder; the file's full path.
-    func write(_ bytes: [UInt8], named name: String) throws(Refusal) -> String {
+    package func write(_ bytes: [UInt8], named name: String) throws(Refusal) -> String {
         guard Self.isPlainName(name) else {
             throw Refusal(description: "'\(name)' is not a file name: screenshots are written only into \(path), by a name such as now.png (letters, digits, '.', '-', '_'; ending in .png)")
         }
@@ -62,7 +62,7 @@ struct ScreenshotFolder: Sendable {
         return "\(path)/\(name)"
     }
 
-    static func isPlainName(_ name: String) -> Bool {
+    package static func isPlainName(_ name: String) -> Bool {
         guard name.count <= 200, name.hasSuffix(".png"), name.count > 4, !name.hasPrefix(".") else { return false }
         return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0) }
     }

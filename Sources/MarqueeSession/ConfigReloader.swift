@@ -11,7 +11,7 @@ import MarqueePlayer
 /// input) are named in one line and left as they are. A config fetched from a server
 /// (`source:`) comes in through `adopt` the same way; its remote media go through the cache
 /// (`CachedPlanStage`) before the player gets the plan.
-final class ConfigReloader: @unchecked Sendable {
+package final class ConfigReloader: @unchecked Sendable {
     /// The config file; nil when the playlist only comes from a server (`marquee play URL`).
     private let path: String?
     private let overrides: PlanOverrides
@@ -24,7 +24,7 @@ final class ConfigReloader: @unchecked Sendable {
     private var plan: PlaybackPlan
     /// Set by the session when it plays locked to the wall (`sync:`): a reloaded playlist's wall plan
     /// is worked out here, off the present thread, before it goes to the player.
-    var syncPlanner: WallSyncPlanner? {
+    package var syncPlanner: WallSyncPlanner? {
         get { lock.withLock { planner } }
         set { lock.withLock { planner = newValue } }
     }
@@ -39,7 +39,7 @@ final class ConfigReloader: @unchecked Sendable {
     /// A reload is queued and has not started reading; under `lock`.
     private var isPending = false
 
-    init(plan: PlaybackPlan, path: String?, overrides: PlanOverrides, immediately: Bool,
+    package init(plan: PlaybackPlan, path: String?, overrides: PlanOverrides, immediately: Bool,
          wallClock: @escaping @Sendable () -> Date, logger: Logger) {
         self.wallClock = wallClock
         self.plan = plan
@@ -49,7 +49,7 @@ final class ConfigReloader: @unchecked Sendable {
         self.logger = logger
     }
 
-    func attach(_ player: QueuePlayer, stage: CachedPlanStage?, fetchNow: (@Sendable () -> Void)?) {
+    package func attach(_ player: QueuePlayer, stage: CachedPlanStage?, fetchNow: (@Sendable () -> Void)?) {
         lock.withLock {
             self.player = player
             self.stage = stage
@@ -60,7 +60,7 @@ final class ConfigReloader: @unchecked Sendable {
     /// Called on the present thread (the `reload` command); returns at once. Reloads asked for
     /// while one is waiting to start are one: it has not read the file yet, so it reads their
     /// change too (a file closed several times while written needs one read, after it settles).
-    func reload(from source: CommandSource) {
+    package func reload(from source: CommandSource) {
         if let fetchNow = lock.withLock({ fetchNow }) {
             fetchNow()
             return
@@ -90,13 +90,13 @@ final class ConfigReloader: @unchecked Sendable {
     /// A config fetched from the server, checked already: played like a reloaded file, except
     /// that the device's own settings stay the bootstrap's. `accepted` runs once its media are in
     /// place and it goes to the player (the store keeps it then). Returns at once.
-    func adopt(fetched next: PlaybackPlan, from name: String, accepted: @escaping @Sendable () -> Void) {
+    package func adopt(fetched next: PlaybackPlan, from name: String, accepted: @escaping @Sendable () -> Void) {
         queue.async { [self] in adoptNow(next, from: name, fetched: true, accepted: accepted) }
     }
 
     /// The first plan of a run whose content comes later (remote media, a fetched config): staged
     /// through the cache like any other, so the player gets it once its media are in place.
-    func start(with first: PlaybackPlan) {
+    package func start(with first: PlaybackPlan) {
         queue.async { [self] in handOver(first) }
     }
 
@@ -158,7 +158,7 @@ final class ConfigReloader: @unchecked Sendable {
 extension PlaybackPlan {
     /// The plan as a queue for the player: with a timetable, worked out here (off the present
     /// thread), the queue is what it plays now.
-    func replacement(immediately: Bool, wallClock: @escaping @Sendable () -> Date) -> QueueReplacement {
+    package func replacement(immediately: Bool, wallClock: @escaping @Sendable () -> Date) -> QueueReplacement {
         let timetable = TimetableReplacement(schedule: schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) })
         var queue = (items: items, settings: settings)
         if let schedule = timetable.schedule, let now = timetable.agenda?.changes.first {

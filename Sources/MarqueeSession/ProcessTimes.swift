@@ -1,8 +1,8 @@
 import Foundation
 
 /// Boot-relative times, as /proc/uptime counts them (CLOCK_BOOTTIME).
-enum ProcessTimes {
-    static func uptime() -> Double {
+package enum ProcessTimes {
+    package static func uptime() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_BOOTTIME, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
@@ -17,5 +17,5 @@ enum ProcessTimes {
     /// said 72.09 s) it counts whatever ran before the exec. Linux records no exec time; main is the
     /// earliest point marquee's own code runs, so the dynamic loader's work before it is not counted
     /// (the uptime in the same line still counts everything since boot).
-    static let launched: Double = uptime()
+    package static let launched: Double = uptime()
 }

@@ -15,7 +15,7 @@ import Logging
 /// target's (edited where it lives), and the target is resolved again after each change, so the
 /// watch follows a repointed link to its new target.
 /// The watch runs on a thread of its own, blocked in read(); it lives as long as the process.
-final class ConfigWatcher: @unchecked Sendable {
+package final class ConfigWatcher: @unchecked Sendable {
     // sys/inotify.h values (kernel ABI).
     fileprivate static let inCloseWrite: UInt32 = 0x0000_0008
     fileprivate static let inMovedTo: UInt32 = 0x0000_0080
@@ -24,14 +24,14 @@ final class ConfigWatcher: @unchecked Sendable {
     private let logger: Logger
     private let changed: @Sendable () -> Void
 
-    init(path: String, logger: Logger, changed: @escaping @Sendable () -> Void) {
+    package init(path: String, logger: Logger, changed: @escaping @Sendable () -> Void) {
         self.path = path
         self.logger = logger
         self.changed = changed
     }
 
     /// Starts the watch; a watch that cannot be set up is one warning (SIGHUP still reloads).
-    func start() {
+    package func start() {
         let descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else {
             logger.warning("reload: cannot watch \(path) for changes: \(String(cString: strerror(errno))); SIGHUP still reloads it")
@@ -50,11 +50,11 @@ final class ConfigWatcher: @unchecked Sendable {
     }
 
     /// The names watched, by inotify watch descriptor (one per folder).
-    struct Watches: Sendable {
+    package struct Watches: Sendable {
         private(set) var names: [Int32: Set<String>] = [:]
 
         /// Watches `file`'s folder for changes to its name; false (with a warning) when it cannot.
-        mutating func add(_ file: String, on descriptor: Int32, logger: Logger) -> Bool {
+        package mutating func add(_ file: String, on descriptor: Int32, logger: Logger) -> Bool {
             let url = URL(fileURLWithPath: file)
             let folder = url.deletingLastPathComponent().path
             let watch = inotify_add_watch(descriptor, folder, ConfigWatcher.inCloseWrite | ConfigWatcher.inMovedTo)
@@ -66,13 +66,13 @@ final class ConfigWatcher: @unchecked Sendable {
             return true
         }
 
-        func matches(_ record: (watch: Int32, name: String)) -> Bool {
+        package func matches(_ record: (watch: Int32, name: String)) -> Bool {
             names[record.watch]?.contains(record.name) ?? false
         }
     }
 
     /// Where a symlinked config really lives; nil when `path` is not a link (or cannot be resolved).
-    static func resolved(_ path: String) -> String? {
+    package static func resolved(_ path: String) -> String? {
         guard let real = realpath(path, nil) else { return nil }
         defer { free(real) }
         let target = String(cString: real)
@@ -100,7 +100,7 @@ final class ConfigWatcher: @unchecked Sendable {
 
     /// The watch descriptor and name of each entry that changed in one read()'s records (`int wd;
     /// uint32 mask, cookie, len;` then `len` bytes of NUL-padded name).
-    static func records(in bytes: ArraySlice<UInt8>) -> [(watch: Int32, name: String)] {
+    package static func records(in bytes: ArraySlice<UInt8>) -> [(watch: Int32, name: String)] {
         var records: [(watch: Int32, name: String)] = []
         var offset = bytes.startIndex
         while offset + 16 <= bytes.endIndex {

@@ -5,28 +5,28 @@ import MarqueePlayer
 /// Works out a frame-locked plan (`sync:`): each item's length as the player will resolve it (its
 /// trims or duration against the media's own duration), read by opening each item once, off the
 /// present thread. Every item needs one: a cycle with an unknown length cannot be counted.
-struct WallSyncPlanner: Sendable {
-    let opener: MediaOpening
+package struct WallSyncPlanner: Sendable {
+    package let opener: MediaOpening
     /// The wall time at the player's clock zero (`WallClockTime.zeroUnixNanoseconds`).
-    let clockZeroUnixNanoseconds: Int64
+    package let clockZeroUnixNanoseconds: Int64
 
     /// An item whose length cannot be known, and why.
-    struct Problem: Equatable {
-        var index: Int
-        var url: String
-        var reason: String
+    package struct Problem: Equatable {
+        package var index: Int
+        package var url: String
+        package var reason: String
 
-        var line: String { "sync: item \(index + 1) (\(url)) \(reason)" }
+        package var line: String { "sync: item \(index + 1) (\(url)) \(reason)" }
     }
 
     /// A value, or every problem that kept it from being worked out.
-    enum Either<Value> {
+    package enum Either<Value> {
         case success(Value)
         case failure([Problem])
     }
 
     /// The lengths of `items`, in order, or every item that has none.
-    static func lengths(of items: [QueueItem], opener: MediaOpening) -> Either<[MediaTime]> {
+    package static func lengths(of items: [QueueItem], opener: MediaOpening) -> Either<[MediaTime]> {
         var lengths: [MediaTime] = []
         var problems: [Problem] = []
         for (index, item) in items.enumerated() {
@@ -54,7 +54,7 @@ struct WallSyncPlanner: Sendable {
     }
 
     /// The plan for `items` from `sync`, on this player's clock.
-    func wallSync(for items: [QueueItem], sync: SyncConfiguration) -> Either<WallSync> {
+    package func wallSync(for items: [QueueItem], sync: SyncConfiguration) -> Either<WallSync> {
         switch Self.lengths(of: items, opener: opener) {
         case .failure(let problems): return .failure(problems)
         case .success(let lengths):

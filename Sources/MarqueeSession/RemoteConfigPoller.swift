@@ -9,13 +9,13 @@ import MarqueeCore
 /// a 304. A new one is checked with the same loader as `marquee check`: an invalid one is logged
 /// with line and column (as `URL:LINE:COLUMN: error: ...`) and the config playing goes on; a valid
 /// one is handed on. A server that cannot be reached is said once per outage.
-final class RemoteConfigPoller: @unchecked Sendable {
+package final class RemoteConfigPoller: @unchecked Sendable {
     /// What was fetched: its text, the validators the server sent with it, and the checked result.
-    struct Fetched: Sendable {
-        var text: String
-        var etag: String?
-        var lastModified: String?
-        var result: ConfigurationLoadResult
+    package struct Fetched: Sendable {
+        package var text: String
+        package var etag: String?
+        package var lastModified: String?
+        package var result: ConfigurationLoadResult
     }
 
     private let source: RemoteSourceConfiguration
@@ -44,9 +44,9 @@ final class RemoteConfigPoller: @unchecked Sendable {
     private var hasConfig: Bool
 
     /// Bodies larger than this are refused: a config is text, not media.
-    static let maxConfigBytes = 4 << 20
+    package static let maxConfigBytes = 4 << 20
 
-    init(source: RemoteSourceConfiguration, transport: any HTTPTransferring, security: HTTPSecurity, localFolder: URL,
+    package init(source: RemoteSourceConfiguration, transport: any HTTPTransferring, security: HTTPSecurity, localFolder: URL,
          stored: (text: String, etag: String?, lastModified: String?)?, logger: Logger,
          note: @escaping @Sendable (String?) -> Void, onUnchanged: @escaping @Sendable () -> Void,
          onConfig: @escaping @Sendable (Fetched) -> Void) {
@@ -64,7 +64,7 @@ final class RemoteConfigPoller: @unchecked Sendable {
 
     private var label: String { CredentialRedaction.redacted(source.url.absoluteString) }
 
-    func start() {
+    package func start() {
         let thread = Thread { [self] in run() }
         thread.name = "marquee-source"
         self.thread = thread
@@ -72,14 +72,14 @@ final class RemoteConfigPoller: @unchecked Sendable {
     }
 
     /// Asks the server now (a `reload`, SIGHUP); returns at once.
-    func pollNow() {
+    package func pollNow() {
         condition.withLock {
             wakeEarly = true
             condition.signal()
         }
     }
 
-    func stop() {
+    package func stop() {
         condition.withLock {
             stopped = true
             condition.signal()
@@ -89,7 +89,7 @@ final class RemoteConfigPoller: @unchecked Sendable {
     /// Reloads (SIGHUP, `reload` over the socket or MQTT) ask the server out of turn at most this
     /// often: the first at once, a burst after it once more at the end of the window. 100 SIGHUPs
     /// in a second were 79 GETs; now they are two, and an operator's next reload is not lost.
-    static let reloadSpacing = Duration.seconds(5)
+    package static let reloadSpacing = Duration.seconds(5)
 
     private func run() {
         // When a reload last made the server be asked out of turn.

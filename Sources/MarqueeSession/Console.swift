@@ -5,22 +5,22 @@ import MarqueePlayer
 
 /// stderr, shared by journal lines and (on a terminal) the live status line: a log line clears the
 /// status line, prints, and redraws it, so the two never garble each other.
-final class Console: @unchecked Sendable {
-    static let shared = Console()
+package final class Console: @unchecked Sendable {
+    package static let shared = Console()
 
-    let isTerminal = isatty(STDERR_FILENO) == 1
+    package let isTerminal = isatty(STDERR_FILENO) == 1
     private let lock = NSLock()
     private var status = ""
 
     /// Journal lines never show a password in a URL, whichever part of Marquee wrote them.
-    func log(_ line: String) {
+    package func log(_ line: String) {
         let line = CredentialRedaction.redacted(line)
         lock.withLock {
             write(isTerminal ? "\r\u{1B}[K\(line)\n\(status)" : "\(line)\n")
         }
     }
 
-    func showStatus(_ text: String) {
+    package func showStatus(_ text: String) {
         guard isTerminal else { return }
         lock.withLock {
             status = text
@@ -28,7 +28,7 @@ final class Console: @unchecked Sendable {
         }
     }
 
-    func endStatus() {
+    package func endStatus() {
         guard isTerminal else { return }
         lock.withLock {
             if !status.isEmpty { write("\n") }
@@ -44,22 +44,24 @@ final class Console: @unchecked Sendable {
     }
 
     /// A line straight to stderr, before any status line exists (usage and startup errors).
-    static func writeError(_ line: String) {
+    package static func writeError(_ line: String) {
         _ = DescriptorWrite.all(Data((line + "\n").utf8), to: STDERR_FILENO)
     }
 }
 
 /// swift-log's handler for Console: `LEVEL: message`, the timestamps left to the journal.
-struct ConsoleLogHandler: LogHandler {
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
+package struct ConsoleLogHandler: LogHandler {
+    package init() {}
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
+
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         // With `displays:`, what one screen's player says is told apart by its name.
         let screen = event.metadata?["screen"] ?? metadata["screen"]
         Console.shared.log("\(event.level): \(screen.map { "screen \($0): " } ?? "")\(event.message)")

@@ -1,7 +1,7 @@
 import Foundation
 import MarqueePlayer
 import Testing
-@testable import marquee
+@testable import MarqueeSession
 
 /// What a reload may not change is one table (`RestartOnlySetting.all`): the warning names each
 /// key that differs, the copy-back keeps each one as it runs, and the engine's own list names only

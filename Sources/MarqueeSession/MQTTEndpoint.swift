@@ -3,7 +3,6 @@ import Logging
 import MarqueeConfig
 import MarqueeControl
 import MarqueeCore
-import MarqueeMQTT
 import MarqueePlayer
 
 /// The MQTT side of one `marquee play` (config `mqtt:`): the broker's address and topic, the
@@ -11,13 +10,13 @@ import MarqueePlayer
 /// vocabulary over the broker. A credentials file that cannot be read is one error line and no
 /// MQTT at all (connecting without the credentials the operator meant would only be refused, or
 /// worse, let in with another user's rights); playback goes on.
-final class MQTTEndpoint: @unchecked Sendable {
-    let service: ControlService
+package final class MQTTEndpoint: @unchecked Sendable {
+    package let service: ControlService
     private let node: MQTTNode
     private let logger: Logger
 
     /// How long a quit waits for `online` `false` and the DISCONNECT to leave.
-    static let quitGrace = 0.5
+    package static let quitGrace = 0.5
 
     private init(service: ControlService, node: MQTTNode, logger: Logger) {
         self.service = service
@@ -27,24 +26,19 @@ final class MQTTEndpoint: @unchecked Sendable {
 
     /// Nil without `mqtt:`, or after one error line. `service` is the control socket's when there
     /// is one (one service, two transports), else one of its own.
-    static func make(_ configuration: MQTTConfiguration?, player: QueuePlayer, host: ControlHost,
+    package static func make(_ configuration: MQTTConfiguration?, player: QueuePlayer, host: ControlHost, backends: Backends,
                      service existing: ControlService?, logger: Logger) -> MQTTEndpoint? {
         guard let configuration else { return nil }
-        var options = MQTTClientOptions(host: configuration.host, port: configuration.port,
-                                        clientID: configuration.topic.replacingOccurrences(of: "/", with: "-"))
-        options.logName = configuration.topic
-        options.usesTLS = configuration.usesTLS
-        options.caFile = configuration.caFile
         var settings = MQTTNodeSettings(topic: configuration.topic)
         settings.publishesEvents = configuration.events
         settings.role = configuration.role
         // The broker says the player is gone when the connection dies without a goodbye.
-        options.will = (settings.onlineTopic, "false", true)
+        var request = BrokerRequest(configuration: configuration, username: nil, password: nil, willTopic: settings.onlineTopic)
         if let path = configuration.credentials {
             switch CredentialsFile.read(path) {
             case .success(let (username, password)):
-                options.username = username
-                options.password = password
+                request.username = username
+                request.password = password
                 if let exposure = CredentialsFile.exposure(path) { logger.warning("mqtt: credentials \(exposure)") }
                 if !configuration.usesTLS {
                     logger.warning("mqtt: \(configuration.url): the credentials go over plain MQTT, readable by anyone on the network; use mqtts://")
@@ -56,7 +50,7 @@ final class MQTTEndpoint: @unchecked Sendable {
         }
         let service = existing ?? ControlService(player: player, host: host, log: { [logger] in logger.info("\($0)") })
         do {
-            let node = MQTTNode(settings: settings, connection: try MQTTClient(options: options), service: service)
+            let node = MQTTNode(settings: settings, connection: try backends.broker(request), service: service)
             return MQTTEndpoint(service: service, node: node, logger: logger)
         } catch {
             logger.error("mqtt: \(error); playing on without MQTT")
@@ -64,15 +58,15 @@ final class MQTTEndpoint: @unchecked Sendable {
         }
     }
 
-    func start() {
+    package func start() {
         node.start(log: { [logger] warning, line in warning ? logger.warning("\(line)") : logger.info("\(line)") })
     }
 
-    func observe(_ event: PlayerEvent, at seconds: Double) {
+    package func observe(_ event: PlayerEvent, at seconds: Double) {
         node.observe(event, at: seconds)
     }
 
-    func stop() {
+    package func stop() {
         node.stop(waitingAtMost: Self.quitGrace)
     }
 }

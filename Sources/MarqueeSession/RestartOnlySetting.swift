@@ -8,23 +8,23 @@ import MarqueePlayer
 /// left `displays` compared with a value that was not running), nor kept without a warning. The
 /// engine's own list (`PlayerSettings.runSettings`) names the key of each of its entries that comes
 /// from here, and a test holds the two together.
-struct RestartOnlySetting {
+package struct RestartOnlySetting {
     /// The config key the warning names (`display.connector`).
-    let key: String
+    package let key: String
     /// Whether two plans differ in it.
-    let differs: (PlaybackPlan, PlaybackPlan) -> Bool
+    package let differs: (PlaybackPlan, PlaybackPlan) -> Bool
     /// Puts the running plan's value into the next one, so the next reload compares with what runs.
-    let keep: (_ running: PlaybackPlan, _ next: inout PlaybackPlan) -> Void
+    package let keep: (_ running: PlaybackPlan, _ next: inout PlaybackPlan) -> Void
 
     /// A stored part of the plan, compared and copied through one key path: the two cannot disagree.
-    static func field<Value: Equatable>(_ key: String, _ path: WritableKeyPath<PlaybackPlan, Value>) -> RestartOnlySetting {
+    package static func field<Value: Equatable>(_ key: String, _ path: WritableKeyPath<PlaybackPlan, Value>) -> RestartOnlySetting {
         RestartOnlySetting(key: key,
                            differs: { $0[keyPath: path] != $1[keyPath: path] },
                            keep: { running, next in next[keyPath: path] = running[keyPath: path] })
     }
 
     /// In the order the warning names them. `audio.volume` is not here: a reload sets it.
-    static var all: [RestartOnlySetting] {
+    package static var all: [RestartOnlySetting] {
         [
             .field("display.output", \.output),
             // The main screen's playlist reloads like `playlist:`; the rest of the screens, and which
@@ -66,13 +66,13 @@ struct RestartOnlySetting {
 
 extension PlaybackPlan {
     /// What a reload cannot change while playing, by config key, where `other` differs from this plan.
-    func restartOnlyChanges(comparedWith other: PlaybackPlan) -> [String] {
+    package func restartOnlyChanges(comparedWith other: PlaybackPlan) -> [String] {
         RestartOnlySetting.all.filter { $0.differs(self, other) }.map(\.key)
     }
 
     /// This plan with every restart-only part as `running` has it: what is not applied stays as it
     /// is, so the next reload compares with what runs.
-    func keepingRestartOnly(from running: PlaybackPlan) -> PlaybackPlan {
+    package func keepingRestartOnly(from running: PlaybackPlan) -> PlaybackPlan {
         var next = self
         for setting in RestartOnlySetting.all { setting.keep(running, &next) }
         return next

@@ -5,56 +5,56 @@ import MarqueePlayer
 
 /// What `marquee play` will play: the queue and settings from a config file or from media given on
 /// the command line, with the command-line flags laid over them.
-struct PlaybackPlan {
-    var items: [QueueItem]
-    var settings: PlayerSettings
-    var output: DisplayConfiguration.Output
+package struct PlaybackPlan {
+    package var items: [QueueItem]
+    package var settings: PlayerSettings
+    package var output: DisplayConfiguration.Output
     /// `display.connector` and `display.mode`: only the DRM output uses them.
-    var connector = DisplayConfiguration.automaticConnector
-    var mode = DisplayConfiguration.Mode.preferred
+    package var connector = DisplayConfiguration.automaticConnector
+    package var mode = DisplayConfiguration.Mode.preferred
     /// `display.modesetting`: legacy forces SetCrtc/PageFlip.
-    var modesetting = DisplayConfiguration.Modesetting.auto
+    package var modesetting = DisplayConfiguration.Modesetting.auto
     /// `display.cec`: the HDMI-CEC adapter that turns the TV off and on with the display.
-    var cec = DisplayConfiguration.CEC.auto
+    package var cec = DisplayConfiguration.CEC.auto
     /// `input:`: which keypads and remotes, grabbed or not, with which key map.
-    var input = InputConfiguration()
+    package var input = InputConfiguration()
     /// `log.level`; `--log-level` overrides it.
-    var logLevel = LogConfiguration.Level.info
+    package var logLevel = LogConfiguration.Level.info
     /// `audio:`: the ALSA device, starting volume, buffer and period.
-    var audio = AudioConfiguration()
+    package var audio = AudioConfiguration()
     /// `display.maxImagePixels`: stills with more pixels are refused.
-    var maxImagePixels = ImagePixelLimit.default
+    package var maxImagePixels = ImagePixelLimit.default
     /// Where the control socket listens (config `control.socket`; `--control` overrides it).
-    var control = ControlConfiguration()
+    package var control = ControlConfiguration()
     /// `mqtt:`: the broker, topic and credentials; nil: no MQTT.
-    var mqtt: MQTTConfiguration?
+    package var mqtt: MQTTConfiguration?
     /// `osd:`: the media controller's labels on the screen and the status card.
-    var osd = OSDSettings()
-    var warnings: [String] = []
+    package var osd = OSDSettings()
+    package var warnings: [String] = []
     /// The config file it came from; nil for media given on the command line (nothing to reload).
-    var configPath: String?
+    package var configPath: String?
     /// The dayparts and their timetable when the config has any schedule (`playlists:`, a window
     /// on a playlist or item, `display.power`); nil: `items` play all the time.
-    var schedule: ScheduledPlaylists?
+    package var schedule: ScheduledPlaylists?
     /// `source:`: the playlist is fetched from a server (the config is a bootstrap); nil: it is here.
-    var remote: RemoteSourceConfiguration?
+    package var remote: RemoteSourceConfiguration?
     /// `cache:`: where remote media are downloaded to, and its limits.
-    var cache = CacheConfiguration()
+    package var cache = CacheConfiguration()
     /// `media.roots`: where a control client's `load` may read from; nil: the config's folder and the cache.
-    var mediaRoots: [String]?
+    package var mediaRoots: [String]?
     /// The remote items that are downloaded before they play (not streams), by url, with the hash
     /// the config gives; every daypart's items included.
-    var cachedMedia: [String: CachedMedia] = [:]
+    package var cachedMedia: [String: CachedMedia] = [:]
     /// `sync:`: frame-locked playback from a shared epoch; nil: the player runs on its own.
-    var sync: SyncConfiguration?
+    package var sync: SyncConfiguration?
     /// `displays:`: every screen, the main one (whose playlist is `items`) included; empty for one screen.
-    var screens: [ScreenConfiguration] = []
+    package var screens: [ScreenConfiguration] = []
 
-    static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
+    package static let configExtensions: Set<String> = ["yaml", "yml", "json", "m3u", "m3u8"]
 
     /// One local argument with a config extension is a config; anything else is a list of media (an
     /// http(s) URL ending in `.m3u8` is an HLS stream, not a playlist file).
-    static func load(arguments: [String]) throws -> PlaybackPlan {
+    package static func load(arguments: [String]) throws -> PlaybackPlan {
         // `marquee play https://cms.example/lobby.yaml`: a config fetched, polled and cached.
         if arguments.count == 1, ["http", "https"].contains(URLScheme.of(arguments[0]) ?? ""),
            let url = URL(string: arguments[0]), ["yaml", "yml", "json"].contains(url.pathExtension.lowercased()) {
@@ -68,13 +68,13 @@ struct PlaybackPlan {
     }
 
     /// The config file at `path`; `settled` waits for a file being written to stop changing (a reload).
-    static func fromConfig(path: String, settled: Bool = false) throws -> PlaybackPlan {
+    package static func fromConfig(path: String, settled: Bool = false) throws -> PlaybackPlan {
         let result = settled ? ConfigurationLoader.loadSettled(path: path) : ConfigurationLoader.load(path: path)
         return try fromConfig(result, path: path)
     }
 
     /// A config already read and checked (a file, or the text of a control request).
-    static func fromConfig(_ result: ConfigurationLoadResult, path: String) throws -> PlaybackPlan {
+    package static func fromConfig(_ result: ConfigurationLoadResult, path: String) throws -> PlaybackPlan {
         guard let configuration = result.configuration, !result.hasErrors else {
             throw PlayError(lines: result.errors.map(\.description))
         }
@@ -110,7 +110,7 @@ struct PlaybackPlan {
     }
 
     /// A plan that has nothing to play until the config at `url` is fetched (or read from the cache).
-    static func bootstrap(fetching url: URL) -> PlaybackPlan {
+    package static func bootstrap(fetching url: URL) -> PlaybackPlan {
         var settings = PlayerSettings()
         settings.shuffleSeed = UInt64.random(in: .min ... .max)
         return PlaybackPlan(items: [], settings: settings, output: .auto, remote: RemoteSourceConfiguration(url: url))
@@ -125,7 +125,7 @@ struct PlaybackPlan {
         return media
     }
 
-    static func queueItems(_ playlist: PlaylistConfiguration) -> [QueueItem] {
+    package static func queueItems(_ playlist: PlaylistConfiguration) -> [QueueItem] {
         playlist.items.map {
             QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration,
                       scaling: $0.scaling, title: $0.title, cues: $0.cues)
@@ -150,16 +150,28 @@ struct PlaybackPlan {
 }
 
 /// The command-line flags laid over a config, on the first load and on every reload.
-struct PlanOverrides {
-    var output: DisplayConfiguration.Output?
-    var repeatMode: RepeatMode?
-    var scaling: ScalingMode?
-    var exitWhenIdle = false
-    var inputDevices: InputConfiguration.Devices?
-    var grab: Bool?
-    var control: ControlConfiguration.Socket?
+package struct PlanOverrides {
+    package var output: DisplayConfiguration.Output?
+    package var repeatMode: RepeatMode?
+    package var scaling: ScalingMode?
+    package var exitWhenIdle = false
+    package var inputDevices: InputConfiguration.Devices?
+    package var grab: Bool?
+    package var control: ControlConfiguration.Socket?
 
-    func apply(to plan: inout PlaybackPlan) {
+    package init(output: DisplayConfiguration.Output? = nil, repeatMode: RepeatMode? = nil, scaling: ScalingMode? = nil,
+                 exitWhenIdle: Bool = false, inputDevices: InputConfiguration.Devices? = nil, grab: Bool? = nil,
+                 control: ControlConfiguration.Socket? = nil) {
+        self.output = output
+        self.repeatMode = repeatMode
+        self.scaling = scaling
+        self.exitWhenIdle = exitWhenIdle
+        self.inputDevices = inputDevices
+        self.grab = grab
+        self.control = control
+    }
+
+    package func apply(to plan: inout PlaybackPlan) {
         if let output { plan.output = output }
         if let repeatMode {
             plan.settings.repeatMode = repeatMode
@@ -176,10 +188,10 @@ struct PlanOverrides {
 
 /// Why `marquee play` could not start (or a reload was refused); each line is printed as is, with
 /// any password in a URL it names hidden.
-struct PlayError: Error {
-    let lines: [String]
+package struct PlayError: Error {
+    package let lines: [String]
 
-    init(lines: [String]) {
+    package init(lines: [String]) {
         self.lines = lines.map(CredentialRedaction.redacted)
     }
 }

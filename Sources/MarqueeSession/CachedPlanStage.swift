@@ -10,11 +10,11 @@ import MarqueePlayer
 /// error line, and does not hold back the rest. A newer plan staged meanwhile replaces the one
 /// waiting (its downloads still wanted carry on). Runs on the filler's threads, never the
 /// present thread.
-final class CachedPlanStage: @unchecked Sendable {
+package final class CachedPlanStage: @unchecked Sendable {
     /// Where a staged plan goes once its media are in place.
-    typealias Delivery = @Sendable (PlaybackPlan) -> Void
+    package typealias Delivery = @Sendable (PlaybackPlan) -> Void
 
-    let cache: MediaCache
+    package let cache: MediaCache
     private let filler: CacheFiller
     private let security: @Sendable (URL) -> HTTPSecurity
     private let post: @Sendable (PlayerEvent) -> Void
@@ -38,7 +38,7 @@ final class CachedPlanStage: @unchecked Sendable {
     /// old (an item plays to its end however often the playlist changes meanwhile): never evicted.
     private var playing: (@Sendable () -> String?)?
 
-    init(cache: MediaCache, filler: CacheFiller, security: @escaping @Sendable (URL) -> HTTPSecurity,
+    package init(cache: MediaCache, filler: CacheFiller, security: @escaping @Sendable (URL) -> HTTPSecurity,
          post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) {
         self.cache = cache
         self.filler = filler
@@ -47,7 +47,7 @@ final class CachedPlanStage: @unchecked Sendable {
         self.logger = logger
     }
 
-    func attach(note: @escaping @Sendable (String?) -> Void, playing: @escaping @Sendable () -> String?) {
+    package func attach(note: @escaping @Sendable (String?) -> Void, playing: @escaping @Sendable () -> String?) {
         lock.withLock {
             self.note = note
             self.playing = playing
@@ -55,7 +55,7 @@ final class CachedPlanStage: @unchecked Sendable {
     }
 
     /// Downloads what `plan` needs, then hands it to `deliver`; returns at once.
-    func stage(_ plan: PlaybackPlan, deliver: @escaping Delivery, retrying: Bool = false) {
+    package func stage(_ plan: PlaybackPlan, deliver: @escaping Delivery, retrying: Bool = false) {
         // A new config may name a body that outgrew the cache again: it is given another try.
         if !retrying { cache.forgetOversized() }
         let wants = plan.cacheWants(security: security)
@@ -137,7 +137,7 @@ final class CachedPlanStage: @unchecked Sendable {
 
     /// The config was checked and is unchanged: media left out of the playlist playing are tried
     /// again, and the playlist gains them once they are in. Returns at once.
-    func retryFailed() {
+    package func retryFailed() {
         guard let (plan, deliver) = lock.withLock({ incomplete }) else { return }
         logger.info("cache: trying again the media left out of the playlist playing")
         stage(plan, deliver: deliver, retrying: true)
@@ -163,7 +163,7 @@ final class CachedPlanStage: @unchecked Sendable {
     }
 
     /// `status`'s `cache` object.
-    func status() -> StatusDocument.CacheStatus {
+    package func status() -> StatusDocument.CacheStatus {
         // Listing the cache's folders is I/O: done before the lock the download reports take.
         let bytes = cache.totalBytes
         return lock.withLock {
@@ -181,7 +181,7 @@ final class CachedPlanStage: @unchecked Sendable {
         }
     }
 
-    func stop() {
+    package func stop() {
         _ = filler.stop(waitingUpTo: .seconds(1))
     }
 }

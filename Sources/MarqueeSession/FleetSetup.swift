@@ -2,39 +2,38 @@ import Foundation
 import Logging
 import MarqueeConfig
 import MarqueeCore
-import MarqueeCurl
 import MarqueeFleet
-import MarqueeMedia
 import MarqueePlayer
 
 /// The parts of a run whose content comes over HTTP: the media cache and its downloads (for any
 /// config naming remote media that are not streams), and with `source:` the poller and the store
 /// of the last good fetched config. Made before the player; `start` once it runs.
-final class FleetSetup: @unchecked Sendable {
-    let stage: CachedPlanStage?
+package final class FleetSetup: @unchecked Sendable {
+    package let stage: CachedPlanStage?
     /// The server's config is polled by this; nil without `source:` (or without a cache to keep it).
     private(set) var poller: RemoteConfigPoller?
     private let store: RemoteConfigStore?
     private let plan: PlaybackPlan
     private let logger: Logger
-    private let transport = CurlHTTPClient()
+    private let transport: any HTTPTransferring
     /// Credentials and CA bundle for the source's own origin; other hosts get neither.
     private let sourceSecurity: HTTPSecurity
 
     /// Nothing to do (no remote media, no source): nil.
-    static func make(plan: PlaybackPlan, post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) -> FleetSetup? {
+    package static func make(plan: PlaybackPlan, backends: Backends, post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) -> FleetSetup? {
         guard plan.remote != nil || !plan.cachedMedia.isEmpty else { return nil }
-        return FleetSetup(plan: plan, post: post, logger: logger)
+        return FleetSetup(plan: plan, backends: backends, post: post, logger: logger)
     }
 
     /// The media cache alone, for a control client's `load` of remote media in a run that has no
     /// cache of its own (its config named none).
-    static func forLoads(plan: PlaybackPlan, post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) -> FleetSetup {
-        FleetSetup(plan: plan, post: post, logger: logger)
+    package static func forLoads(plan: PlaybackPlan, backends: Backends, post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) -> FleetSetup {
+        FleetSetup(plan: plan, backends: backends, post: post, logger: logger)
     }
 
-    private init(plan: PlaybackPlan, post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) {
+    private init(plan: PlaybackPlan, backends: Backends, post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) {
         self.plan = plan
+        transport = backends.http()
         self.logger = logger
         var security = HTTPSecurity(caFile: plan.remote?.caFile)
         if let path = plan.remote?.credentials {
@@ -50,7 +49,7 @@ final class FleetSetup: @unchecked Sendable {
         }
         sourceSecurity = security
         let directory = plan.cache.resolvedDirectory()
-        let digest = FileSHA256()
+        let digest = backends.digests()
         do {
             let cache = try MediaCache(directory: directory, maxBytes: plan.cache.maxBytes ?? .max, digest: digest,
                                        log: { [logger] in logger.error("\($0)") }, warn: { [logger] in logger.warning("\($0)") })
@@ -77,7 +76,7 @@ final class FleetSetup: @unchecked Sendable {
     }
 
     /// The fetched config kept from an earlier run, as a plan, when there is a valid one.
-    func storedPlan(folder: URL) -> (plan: PlaybackPlan, text: String, saved: RemoteConfigStore.Saved)? {
+    package func storedPlan(folder: URL) -> (plan: PlaybackPlan, text: String, saved: RemoteConfigStore.Saved)? {
         guard let remote = plan.remote, let (text, saved) = store?.load(for: remote.url) else { return nil }
         let result = ConfigurationLoader.load(fetchedText: text, from: remote.url, localFolder: folder)
         guard let fetched = try? PlaybackPlan.fromConfig(result, path: remote.url.absoluteString) else {
@@ -89,7 +88,7 @@ final class FleetSetup: @unchecked Sendable {
 
     /// Starts polling (with `source:`): each valid config goes to `reloader`, and is kept in the
     /// store once its media are in place and it plays.
-    func startPolling(reloader: ConfigReloader, player: QueuePlayer, folder: URL,
+    package func startPolling(reloader: ConfigReloader, player: QueuePlayer, folder: URL,
                       stored: (text: String, etag: String?, lastModified: String?)?) {
         guard let remote = plan.remote else { return }
         let store = self.store
@@ -116,11 +115,11 @@ final class FleetSetup: @unchecked Sendable {
     }
 
     /// `status`'s `cache` object; nil without a cache.
-    func status() -> StatusDocument.CacheStatus? {
+    package func status() -> StatusDocument.CacheStatus? {
         stage?.status()
     }
 
-    func stop() {
+    package func stop() {
         poller?.stop()
         stage?.stop()
     }

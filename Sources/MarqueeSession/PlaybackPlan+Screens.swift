@@ -5,19 +5,19 @@ import MarqueePlayer
 extension PlaybackPlan {
     /// The screen whose playlist is `items` (on `audio.device`): `audio.screen`, else the first with
     /// a playlist; nil for a single screen.
-    var mainScreen: ScreenConfiguration? {
+    package var mainScreen: ScreenConfiguration? {
         if let name = audio.screen { return screens.first { $0.name == name } }
         return screens.first { $0.playlist != nil }
     }
 
     /// The screens that play a playlist of their own besides the main one.
-    var otherPlayingScreens: [ScreenConfiguration] {
+    package var otherPlayingScreens: [ScreenConfiguration] {
         screens.filter { $0.playlist != nil && $0.name != mainScreen?.name }
     }
 
     /// `displays:` as a reload compares it: the main screen's playlist reloads like `playlist:`;
     /// anything else about the screens is opened at start.
-    var screensBesideMainPlaylist: [ScreenConfiguration] {
+    package var screensBesideMainPlaylist: [ScreenConfiguration] {
         screens.map { screen in
             var screen = screen
             if screen.name == mainScreen?.name { screen.content = .playlist(PlaylistConfiguration(items: [])) }
@@ -27,7 +27,7 @@ extension PlaybackPlan {
 
     /// The player settings of a screen other than the main one: its playlist's repeat and end
     /// action, its own look; the rest as the main screen's.
-    func settings(for screen: ScreenConfiguration, overrides: PlanOverrides) -> PlayerSettings {
+    package func settings(for screen: ScreenConfiguration, overrides: PlanOverrides) -> PlayerSettings {
         var settings = self.settings
         if let playlist = screen.playlist {
             settings.repeatMode = overrides.repeatMode ?? playlist.repeat

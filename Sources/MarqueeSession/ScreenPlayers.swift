@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import MarqueeConfig
 import MarqueeCore
-import MarqueeMedia
 import MarqueePlayer
 
 /// The screens of `displays:` that play a playlist of their own besides the main one: each a
@@ -13,7 +12,7 @@ import MarqueePlayer
 /// Their events go to an events file of their own, the main one's path with `.NAME` appended
 /// (`--events run.jsonl` gives `run.jsonl.right` for screen `right`), their journal lines are
 /// `screen NAME: ...`.
-final class ScreenPlayers: @unchecked Sendable {
+package final class ScreenPlayers: @unchecked Sendable {
     private struct Running {
         let name: String
         let player: QueuePlayer
@@ -22,24 +21,24 @@ final class ScreenPlayers: @unchecked Sendable {
 
     private let running: [Running]
 
-    init(outputs: ScreenOutputs, plan: PlaybackPlan, overrides: PlanOverrides, clock sharedClock: PlaybackClock, audio audioChoice: AudioChoice,
-         eventsPath: String?, traceFrames: Bool, logger: Logger) throws {
+    package init(outputs: any ScreenSet, plan: PlaybackPlan, overrides: PlanOverrides, clock sharedClock: PlaybackClock, audio audioChoice: AudioChoice,
+         eventsPath: String?, traceFrames: Bool, backends: Backends, logger: Logger) throws {
         var running: [Running] = []
         if eventsPath == "-" || eventsPath == "/dev/stdout", !outputs.others.isEmpty {
             logger.warning("events: standard output carries the main screen's events only; give --events a file for every screen's")
         }
         for playing in outputs.others {
-            guard let playlist = playing.screen.playlist else { continue }
+            guard let screen = playing.screen, let playlist = screen.playlist else { continue }
             // `--clock fast`: each screen's virtual clock runs as fast as its own pipeline allows;
             // one shared clock would be moved on by the faster screen and the other would drop frames.
             let clock: PlaybackClock = sharedClock is VirtualClock ? VirtualClock() : sharedClock
             var screenLogger = logger
-            screenLogger[metadataKey: "screen"] = "\(playing.screen.name)"
+            screenLogger[metadataKey: "screen"] = "\(screen.name)"
             let writer: EventLogWriter?
             do {
                 writer = try eventsPath.flatMap { path in
                     path == "-" || path == "/dev/stdout" ? nil
-                        : try EventLogWriter(path: Self.eventsPath(path, screen: playing.screen.name), clock: clock, includesFrames: traceFrames)
+                        : try EventLogWriter(path: Self.eventsPath(path, screen: screen.name), clock: clock, includesFrames: traceFrames)
                 }
             } catch {
                 throw PlayError(lines: ["\(error)"])
@@ -54,50 +53,46 @@ final class ScreenPlayers: @unchecked Sendable {
                 writer?.write(event, at: at)
                 journal.log(event)
             }, reportLoss: { [screenLogger] count in screenLogger.warning("events: \(count) events were not written") })
-            var settings = plan.settings(for: playing.screen, overrides: overrides)
-            let audio: AudioOutputFactory.Made
-            if let device = playing.screen.audioDevice, audioChoice != .null {
+            let audio: AudioDevice
+            if let device = screen.audioDevice, audioChoice != .null {
                 var configuration = plan.audio
                 configuration.device = device
                 // `--audio auto` still means null on the fast clock or without a sound card; a PCM
                 // given with `--audio alsa:PCM` is the main screen's, not this one's.
-                audio = AudioOutputFactory.make(choice: audioChoice == .auto ? .auto : .alsa(device), configuration: configuration,
-                                                virtualClock: clock is VirtualClock, logger: screenLogger)
+                audio = backends.audio(AudioRequest(choice: audioChoice == .auto ? .auto : .alsa(device), configuration: configuration,
+                                                    virtualClock: clock is VirtualClock), screenLogger)
             } else {
-                audio = AudioOutputFactory.make(choice: .null, configuration: plan.audio, virtualClock: clock is VirtualClock, logger: screenLogger)
+                audio = backends.audio(AudioRequest(choice: .null, configuration: plan.audio, virtualClock: clock is VirtualClock), screenLogger)
             }
-            settings.followsAudioClock = audio.isDevice && !(clock is VirtualClock)
-            if playing.display?.rotatesInHardware == true { settings.displayRotation = .none }
-            let openOptions = MediaOpenOptions(readAhead: settings.readAhead, maxImagePixels: plan.maxImagePixels,
-                                               stillScreenSize: playing.output.screenSize.rotated(by: settings.displayRotation))
-            let player = QueuePlayer(items: items, settings: settings,
-                                     opener: FFmpegMediaOpener(options: openOptions, warn: { [screenLogger] in screenLogger.warning("\($0)") }),
-                                     video: playing.output, audio: audio.output, audioStretching: FFmpegAudioTimeStretching(),
-                                     clock: clock,
-                                     stampedEvents: { [delivery] in delivery.post($0, at: $1.seconds) })
+            // The same rules as the main screen's player: one assembly makes both.
+            let assembly = PlayerAssembly(plan: plan, backends: backends, clock: clock)
+            let settings = assembly.settings(plan.settings(for: screen, overrides: overrides), for: playing, audio: audio, waitsForContent: false)
+            let opener = assembly.opener(settings, for: playing, warn: { [screenLogger] in screenLogger.warning("\($0)") })
+            let player = assembly.player(items: items, settings: settings, opener: opener, screen: playing, audio: audio, clock: clock,
+                                         stampedEvents: { [delivery] in delivery.post($0, at: $1.seconds) })
             folder.player = player
-            running.append(Running(name: playing.screen.name, player: player, delivery: delivery))
+            running.append(Running(name: screen.name, player: player, delivery: delivery))
         }
         self.running = running
     }
 
     /// `run.jsonl` and `right` give `run.jsonl.right`.
-    static func eventsPath(_ path: String, screen: String) -> String {
+    package static func eventsPath(_ path: String, screen: String) -> String {
         "\(path).\(screen)"
     }
 
-    func start() {
+    package func start() {
         running.forEach { $0.player.start() }
     }
 
     /// SIGINT or SIGTERM: every screen stops.
-    func quit(from source: CommandSource) {
+    package func quit(from source: CommandSource) {
         running.forEach { $0.player.send(.quit, from: source) }
     }
 
     /// After the main screen's player ended: with `--exit-when-idle`, each other screen plays its
     /// playlist out; otherwise (a quit) they stop now. Bounded as the main one's wait is.
-    func finish(waitingForIdle: Bool, grace: Double, eventsGrace: Double) {
+    package func finish(waitingForIdle: Bool, grace: Double, eventsGrace: Double) {
         if !waitingForIdle { quit(from: .signal(name: "quit")) }
         for screen in running where !screen.player.waitUntilFinished(graceAfterShutDown: grace) {
             Console.shared.log("warning: screen \(screen.name): the player did not stop within \(grace) s of the quit; exiting anyway")
@@ -106,7 +101,7 @@ final class ScreenPlayers: @unchecked Sendable {
     }
 
     /// What each screen plays now, for `status`'s `screens`.
-    func playing(_ name: String) -> StatusDocument.Screen.Playing? {
+    package func playing(_ name: String) -> StatusDocument.Screen.Playing? {
         guard let screen = running.first(where: { $0.name == name }) else { return nil }
         return StatusDocument.Screen.Playing(screen.player.status().playback)
     }
@@ -114,5 +109,5 @@ final class ScreenPlayers: @unchecked Sendable {
 
 /// The player whose status a screen's events fold into, set once it is made.
 private final class StatusFolder: @unchecked Sendable {
-    weak var player: QueuePlayer?
+    package weak var player: QueuePlayer?
 }

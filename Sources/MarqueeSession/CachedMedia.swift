@@ -1,10 +1,10 @@
 import Foundation
 
 /// A remote item that is downloaded into the cache before it plays, and the hash its copy must have.
-struct CachedMedia: Equatable, Sendable {
-    var url: URL
+package struct CachedMedia: Equatable, Sendable {
+    package var url: URL
     /// The config's `sha256:`; nil: only the size the server announced is checked.
-    var sha256: String?
+    package var sha256: String?
     /// The config's `size:` in bytes; nil: the bound is the whole cache (cache.maxBytes).
-    var size: Int64?
+    package var size: Int64?
 }

@@ -2,21 +2,20 @@ import Foundation
 import MarqueeConfig
 import MarqueeControl
 import MarqueeCore
-import MarqueeEvdev
-import MarqueeMedia
 import MarqueePlayer
 
 /// The control service's view of this run: `load` reads configs with the same loader as `marquee
 /// check` (and the same flag overrides as a reload), screenshots are encoded with FFmpeg's PNG
 /// encoder, and `status` learns the output, the sound device and the keypads from here.
-final class SessionControlHost: ControlHost, @unchecked Sendable {
+package final class SessionControlHost: ControlHost, @unchecked Sendable {
     private let overrides: PlanOverrides
     /// The settings playing from the start; an inline playlist changes only its playlist's part.
     private let baseSettings: PlayerSettings
     private let output: StatusDocument.Output
     private let audioDevice: String
+    private let png: @Sendable (Canvas) throws -> [UInt8]
     private let lock = NSLock()
-    private var input: InputMonitor?
+    private var input: (any InputSource)?
     private var cacheStatus: (@Sendable () -> StatusDocument.CacheStatus?)?
     private var syncStatus: (@Sendable () -> StatusDocument.SyncStatus)?
     private var screens: (@Sendable () -> [StatusDocument.Screen])?
@@ -26,8 +25,9 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
     /// Where a load's remote media are downloaded first; nil: they stream.
     private var staging: LoadStaging?
 
-    init(settings: PlayerSettings, overrides: PlanOverrides, output: StatusDocument.Output, audioDevice: String,
-         roots: LoadRoots, screenshots: ScreenshotFolder) {
+    package init(settings: PlayerSettings, overrides: PlanOverrides, output: StatusDocument.Output, audioDevice: String,
+         roots: LoadRoots, screenshots: ScreenshotFolder, png: @escaping @Sendable (Canvas) throws -> [UInt8]) {
+        self.png = png
         self.screenshots = screenshots
         self.overrides = overrides
         self.baseSettings = settings
@@ -36,30 +36,30 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
         self.roots = roots
     }
 
-    func attach(staging: LoadStaging) {
+    package func attach(staging: LoadStaging) {
         lock.withLock { self.staging = staging }
     }
 
-    func attach(_ input: InputMonitor?) {
+    package func attach(_ input: (any InputSource)?) {
         lock.withLock { self.input = input }
     }
 
     /// The media cache's downloads and size, for `status`.
-    func attach(cacheStatus: @escaping @Sendable () -> StatusDocument.CacheStatus?) {
+    package func attach(cacheStatus: @escaping @Sendable () -> StatusDocument.CacheStatus?) {
         lock.withLock { self.cacheStatus = cacheStatus }
     }
 
     /// Frame-locked playback's epoch and the kernel clock's state, for `status`.
-    func attach(syncStatus: @escaping @Sendable () -> StatusDocument.SyncStatus) {
+    package func attach(syncStatus: @escaping @Sendable () -> StatusDocument.SyncStatus) {
         lock.withLock { self.syncStatus = syncStatus }
     }
 
     /// Every screen of `displays:`, for `status`.
-    func attach(screens: @escaping @Sendable () -> [StatusDocument.Screen]) {
+    package func attach(screens: @escaping @Sendable () -> [StatusDocument.Screen]) {
         lock.withLock { self.screens = screens }
     }
 
-    func load(_ load: ControlLoad) -> Result<LoadOutcome, LoadRejection> {
+    package func load(_ load: ControlLoad) -> Result<LoadOutcome, LoadRejection> {
         // Every player of a wall plays the config's cycle; one changed over its socket would leave it.
         if baseSettings.wallSync != nil {
             return .failure(LoadRejection(summary: "\(labelFor(load)): not loaded: playback is locked to the wall clock (sync); change the config file and reload it instead",
@@ -118,25 +118,25 @@ final class SessionControlHost: ControlHost, @unchecked Sendable {
     }
 
     /// What an inline playlist's diagnostics name as their file: `request:3:12: error: ...`.
-    static let requestLabel = "request"
+    package static let requestLabel = "request"
 
     private func labelFor(_ load: ControlLoad) -> String {
         if case .path(let path) = load.source { return path }
         return Self.requestLabel
     }
 
-    func pngData(_ canvas: Canvas) throws -> [UInt8] {
-        try PNGWriter.pngData(canvas)
+    package func pngData(_ canvas: Canvas) throws -> [UInt8] {
+        try png(canvas)
     }
 
-    func saveScreenshot(_ png: [UInt8], named name: String) throws -> String {
+    package func saveScreenshot(_ png: [UInt8], named name: String) throws -> String {
         try screenshots.write(png, named: name)
     }
 
-    func deviceStatus() -> DeviceStatus {
+    package func deviceStatus() -> DeviceStatus {
         let devices = lock.withLock { input }?.openDevices ?? []
         var status = DeviceStatus(output: output, audio: StatusDocument.Audio(device: audioDevice),
-                                  input: StatusDocument.Input(devices: devices.map { StatusDocument.Input.Device(path: $0.path, name: $0.name) }))
+                                  input: StatusDocument.Input(devices: devices))
         status.cache = lock.withLock({ cacheStatus })?()
         status.sync = lock.withLock({ syncStatus })?()
         status.screens = lock.withLock({ screens })?()

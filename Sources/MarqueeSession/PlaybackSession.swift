@@ -1,13 +1,9 @@
 import Dispatch
 import Foundation
 import Logging
-import MarqueeCEC
 import MarqueeConfig
 import MarqueeControl
 import MarqueeCore
-import MarqueeDRM
-import MarqueeEvdev
-import MarqueeMedia
 import MarqueePlayer
 
 /// One run of `marquee play`: the engine wired to FFmpeg, the chosen output and clock, with events
@@ -16,7 +12,7 @@ import MarqueePlayer
 /// with their source: SIGINT and SIGTERM quit cleanly, SIGUSR1 is next, SIGUSR2 play/pause, SIGHUP
 /// reloads the config. Under systemd (`$NOTIFY_SOCKET`) it says READY=1 once the first frame is on
 /// screen, pings the watchdog from the present thread and says STOPPING=1 on the way out.
-final class PlaybackSession {
+package final class PlaybackSession {
     private let notifier: SystemdNotifier?
     private let player: QueuePlayer
     private let observer: SessionObserver
@@ -24,14 +20,13 @@ final class PlaybackSession {
     private let delivery: EventDeliveryThread
     /// The screen, when there is one: released explicitly once the player has stopped, because a
     /// process that exits does not run deinits and the console must come back.
-    private let display: DRMVideoOutput?
-    /// `displays:`: every screen's output (closed together, the main one last) and the players
-    /// of the screens besides the main one; nil for a single screen.
-    private let screens: ScreenOutputs?
+    /// Every screen's output (closed together, the main one last); with `displays:`, the players
+    /// of the screens besides the main one.
+    private let screens: any ScreenSet
     private let otherScreens: ScreenPlayers?
     private var signalSources: [DispatchSourceSignal] = []
     /// Keypads and remotes; nil with `input: none`.
-    private let input: InputMonitor?
+    private let input: (any InputSource)?
     /// Reads the config again when it is written or renamed into place; nil for media arguments.
     private let watcher: ConfigWatcher?
     /// The control socket; nil with `--control none` or when it could not be made.
@@ -40,9 +35,9 @@ final class PlaybackSession {
     private let mqtt: MQTTEndpoint?
     /// Tells the player when the wall clock is set, so a timetable follows the jump; nil without
     /// a schedule, or on the virtual clock (whose wall time is its own).
-    private let clockJumps: WallClockJumpWatch?
+    private let clockJumps: (any ClockJumpWatching)?
     /// The TV over HDMI-CEC (`display.cec`), switched with the display; nil without one.
-    private let cec: CECDisplayPower?
+    private let cec: (any DisplayPowerDevice)?
     /// The media cache and the source's poller; nil when nothing comes over HTTP to be cached.
     private let fleet: FleetSetup?
     /// The cache a control client's `load` goes through (the fleet's, or one opened for it).
@@ -55,17 +50,20 @@ final class PlaybackSession {
     private let syncPlanner: WallSyncPlanner?
 
     /// How long a quit waits for the present thread, then for the last events to be written.
-    static let quitGrace = 1.5
-    static let eventsGrace = 0.3
+    package static let quitGrace = 1.5
+    /// How long a quit waits for the TV's last CEC message.
+    package static let cecGrace = 0.5
+    package static let eventsGrace = 0.3
 
     /// What each handled signal asks for.
-    static let signalActions: [(number: Int32, name: String, action: ControlAction)] = [
+    package static let signalActions: [(number: Int32, name: String, action: ControlAction)] = [
         (SIGINT, "SIGINT", .quit), (SIGTERM, "SIGTERM", .quit),
         (SIGUSR1, "SIGUSR1", .command(.next)), (SIGUSR2, "SIGUSR2", .command(.togglePlayPause)),
         (SIGHUP, "SIGHUP", .reload),
     ]
 
-    init(plan: PlaybackPlan, overrides: PlanOverrides = PlanOverrides(), reloadImmediately: Bool = false, clock: PlaybackClock, audio audioChoice: AudioChoice, eventsPath: String?, traceFrames: Bool, logger: Logger) throws {
+    package init(plan: PlaybackPlan, overrides: PlanOverrides = PlanOverrides(), reloadImmediately: Bool = false, clock: PlaybackClock,
+                audio audioChoice: AudioChoice, eventsPath: String?, traceFrames: Bool, backends: Backends, logger: Logger) throws {
         let writer: EventLogWriter?
         do {
             writer = try eventsPath.map { try EventLogWriter(path: $0, clock: clock, includesFrames: traceFrames) }
@@ -74,11 +72,10 @@ final class PlaybackSession {
         }
         // A full disk or a closed pipe costs the events, once said, never the playback.
         writer?.onProblem { [logger] in logger.warning("\($0)") }
-        let screens = try plan.screens.isEmpty ? nil : ScreenOutputs.make(plan: plan, logger: logger)
+        let screens = try backends.screens(plan, logger)
         self.screens = screens
-        let video = try screens?.mainMade ?? VideoOutputFactory.make(plan: plan, logger: logger)
-        display = video.display
-        let cec = CECFactory.make(plan.cec, display: video.display, logger: logger)
+        let video = screens.main
+        let cec = backends.displayPower(plan.cec, video.display, logger)
         self.cec = cec
         let notifier = SystemdNotifier()
         self.notifier = notifier
@@ -94,7 +91,7 @@ final class PlaybackSession {
             logger.warning("events: \(count) events were not written: the events file, journal or terminal fell behind")
         })
         self.delivery = delivery
-        let fleet = FleetSetup.make(plan: plan, post: { [delivery] in delivery.post($0, at: clock.now().seconds) }, logger: logger)
+        let fleet = FleetSetup.make(plan: plan, backends: backends, post: { [delivery] in delivery.post($0, at: clock.now().seconds) }, logger: logger)
         self.fleet = fleet
         self.plan = plan
         self.logger = logger
@@ -103,24 +100,13 @@ final class PlaybackSession {
                              wallClock: wallClock, logger: logger)
             : nil
         self.reloader = reloader
-        let audio = AudioOutputFactory.make(choice: audioChoice, configuration: plan.audio,
-                                            virtualClock: clock is VirtualClock, logger: logger)
-        var settings = plan.settings
-        // Remote media are downloaded before the playlist plays: the player waits for it.
-        settings.waitsForContent = fleet != nil
-        // Locked to the wall, the sound is resampled onto it: only a device that keeps time can be.
-        settings.followsAudioClock = audio.isDevice && !(clock is VirtualClock) && (plan.sync == nil || audio.keepsTime)
-        // A visitor's stop does not blank the screen for good (input.stopTimeout).
-        settings.stopTimeout = plan.input.stopTimeout
-        // The plane turns the picture: the player draws it unturned into the turned buffers.
-        if video.display?.rotatesInHardware == true { settings.displayRotation = .none }
+        let audio = backends.audio(AudioRequest(choice: audioChoice, configuration: plan.audio, virtualClock: clock is VirtualClock), logger)
+        let assembly = PlayerAssembly(plan: plan, backends: backends, clock: clock)
+        var settings = assembly.settings(plan.settings, for: video, audio: audio, waitsForContent: fleet != nil)
         let reload: (@Sendable (CommandSource) -> Void)? = reloader.map { reloader in
             { @Sendable source in reloader.reload(from: source) }
         }
-        // Stills are shrunk to the upright screen the player lays pictures out on, right after decoding.
-        let openOptions = MediaOpenOptions(readAhead: plan.settings.readAhead, maxImagePixels: plan.maxImagePixels,
-                                           stillScreenSize: video.output.screenSize.rotated(by: settings.displayRotation))
-        let opener = FFmpegMediaOpener(options: openOptions, warn: { [logger] in logger.warning("\($0)") })
+        let opener = assembly.opener(settings, for: video, warn: { [logger] in logger.warning("\($0)") })
         if let sync = plan.sync, let wallClock = clock as? WallClockTime {
             let planner = WallSyncPlanner(opener: opener, clockZeroUnixNanoseconds: wallClock.zeroUnixNanoseconds)
             switch planner.wallSync(for: plan.items, sync: sync) {
@@ -131,7 +117,7 @@ final class PlaybackSession {
                 throw PlayError(lines: problems.map { $0.line })
             }
             syncPlanner = planner
-            Self.warnIfClockUnsynchronized(logger: logger)
+            Self.warnIfClockUnsynchronized(backends.kernelClock(), logger: logger)
             if !settings.followsAudioClock && audio.isDevice {
                 logger.notice("sync: audio device \(audio.deviceName) keeps no time of its own (no sound card plays it): its sound is not resampled onto the wall")
             }
@@ -139,34 +125,30 @@ final class PlaybackSession {
             syncPlanner = nil
         }
         reloader?.syncPlanner = syncPlanner
-        let player = QueuePlayer(items: fleet == nil ? plan.items : [], settings: settings,
-                                 opener: opener,
-                                 video: video.output,
-                                 audio: audio.output,
-                                 // Locked to the wall, the sound keeps to it by resampling (±0.5 %), not by atempo.
-                                 audioStretching: plan.sync != nil ? FFmpegAudioDriftCompensation() : FFmpegAudioTimeStretching(),
-                                 display: OnScreenDisplayFactory.make(plan.osd, logger: logger),
-                                 displayPower: cec.map { [$0] } ?? [],
-                                 schedule: fleet == nil ? plan.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) } : nil,
-                                 clock: clock,
-                                 heartbeat: { pinger?.tick() },
-                                 reload: reload,
-                                 stampedEvents: { [delivery] in delivery.post($0, at: $1.seconds) })
+        let extras = PlayerAssembly.Extras(display: backends.osd(plan.osd, logger), displayPower: cec.map { [$0] } ?? [],
+                                           schedule: fleet == nil ? plan.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) } : nil,
+                                           heartbeat: { pinger?.tick() }, reload: reload)
+        let player = assembly.player(items: fleet == nil ? plan.items : [], settings: settings, opener: opener, screen: video, audio: audio,
+                                     extras: extras, clock: clock, stampedEvents: { [delivery] in delivery.post($0, at: $1.seconds) })
         self.player = player
         do {
-            otherScreens = try screens.map {
-                try ScreenPlayers(outputs: $0, plan: plan, overrides: overrides, clock: clock, audio: audioChoice,
-                                  eventsPath: eventsPath, traceFrames: traceFrames, logger: logger)
-            }
+            otherScreens = screens.others.isEmpty ? nil
+                : try ScreenPlayers(outputs: screens, plan: plan, overrides: overrides, clock: clock, audio: audioChoice,
+                                    eventsPath: eventsPath, traceFrames: traceFrames, backends: backends, logger: logger)
         } catch {
             // An events file that cannot be made ends the run: every CRTC is put back first.
-            _ = screens?.close()
+            _ = screens.close()
             throw error
         }
         // Any config could gain a schedule on reload: the watch is cheap (one sleeping thread).
         if (plan.configPath != nil || plan.sync != nil) && !(clock is VirtualClock) {
-            clockJumps = WallClockJumpWatch { [weak player] in player?.wallClockChanged() }
-            if clockJumps == nil { logger.warning("schedule: cannot watch the wall clock for jumps (timerfd: \(WallClockJumpWatch.lastError)); a jump is followed at the timetable's next change") }
+            switch backends.clockJumps({ [weak player] in player?.wallClockChanged() }) {
+            case .success(let watch):
+                clockJumps = watch
+            case .failure(let error):
+                clockJumps = nil
+                logger.warning("schedule: cannot watch the wall clock for jumps (timerfd: \(error)); a jump is followed at the timetable's next change")
+            }
         } else {
             clockJumps = nil
         }
@@ -185,16 +167,16 @@ final class PlaybackSession {
         watcher = plan.configPath.map { path in
             ConfigWatcher(path: path, logger: logger) { player.send(.reload, from: .file(path: path)) }
         }
-        input = InputMonitorFactory.make(plan.input, logger: logger,
-                                         deliver: { action, source in player.send(action, from: source) },
-                                         entryChanged: { player.showNumericEntry($0) })
+        input = backends.input(plan.input, logger, InputRoute(deliver: { action, source in player.send(action, from: source) },
+                                                              entryChanged: { player.showNumericEntry($0) }))
         let host = SessionControlHost(settings: settings, overrides: overrides,
                                       output: Self.outputStatus(video, rotation: plan.settings.displayRotation),
                                       audioDevice: audio.deviceName,
                                       roots: LoadRoots(configured: plan.mediaRoots, configPath: plan.configPath, cacheDirectory: fleet != nil ? plan.cache.resolvedDirectory() : nil),
-                                      screenshots: ScreenshotFolder.choose(socketFolder: Self.socketFolder(plan.control.socket)))
+                                      screenshots: ScreenshotFolder.choose(socketFolder: Self.socketFolder(plan.control.socket)),
+                                      png: backends.png)
         host.attach(input)
-        let staging = LoadStaging(plan: plan, fleet: fleet, player: player,
+        let staging = LoadStaging(plan: plan, fleet: fleet, player: player, backends: backends,
                                   post: { [delivery] in delivery.post($0, at: clock.now().seconds) }, logger: logger)
         host.attach(staging: staging)
         self.loadStaging = staging
@@ -202,22 +184,22 @@ final class PlaybackSession {
         if let sync = plan.sync, syncPlanner != nil {
             // {"epoch":"2026-01-01T00:00:00Z","clock":{"synchronized":true,"estimatedErrorMicroseconds":12,...}}
             host.attach(syncStatus: {
-                StatusDocument.SyncStatus(epoch: sync.epochText, clock: KernelClockState.read().map {
+                StatusDocument.SyncStatus(epoch: sync.epochText, clock: backends.kernelClock().map {
                     StatusDocument.SyncStatus.Clock(synchronized: $0.isSynchronized, estimatedErrorMicroseconds: $0.estimatedErrorMicroseconds,
                                                     maximumErrorMicroseconds: $0.maximumErrorMicroseconds)
                 })
             })
         }
-        if let screens, let mainName = plan.mainScreen?.name {
+        if let mainName = plan.mainScreen?.name {
             let others = otherScreens
             host.attach(screens: { [weak player] in
                 screens.status(playing: { name in
                     name == mainName ? player.map { StatusDocument.Screen.Playing($0.status().playback) } : others?.playing(name)
-                })
+                }) ?? []
             })
         }
         control = ControlEndpoint.make(plan.control, player: player, host: host, logger: logger)
-        mqtt = MQTTEndpoint.make(plan.mqtt, player: player, host: host, service: control?.service, logger: logger)
+        mqtt = MQTTEndpoint.make(plan.mqtt, player: player, host: host, backends: backends, service: control?.service, logger: logger)
         observer.attachStatus(player)
         if let service = control?.service ?? mqtt?.service { observer.attach(service) }
         if let mqtt { observer.attach { mqtt.observe($0, at: $1) } }
@@ -264,13 +246,13 @@ final class PlaybackSession {
     }
 
     /// The output as `status` reports it.
-    private static func outputStatus(_ video: VideoOutputFactory.Made, rotation: Rotation) -> StatusDocument.Output {
+    private static func outputStatus(_ video: ScreenOutput, rotation: Rotation) -> StatusDocument.Output {
         StatusDocument.Output(kind: video.display == nil ? "headless" : "drm", display: video.display?.summary,
                               size: video.output.screenSize, rotation: rotation.degrees)
     }
 
     /// Plays until the queue is done (exit-when-idle) or a signal arrives; true if any item started.
-    func run() -> Bool {
+    package func run() -> Bool {
         // A launcher may start marquee with these signals blocked (a test runner's thread does): one
         // sent before the sources exist is then pending, and SIG_IGN would discard it. It is acted on.
         var pending = sigset_t()
@@ -310,13 +292,13 @@ final class PlaybackSession {
         mqtt?.stop()
         loadStaging?.stop(unless: fleet)
         fleet?.stop()
-        cec?.finish(waitingAtMost: CECFactory.quitGrace)
+        cec?.finish(waitingAtMost: Self.cecGrace)
         notifier?.send("STOPPING=1")
         // Ungrabs the devices: keys reach the console again.
         input?.stop()
         Console.shared.endStatus()
         // Every screen's CRTC back as it was; the main screen, which owns the console, last.
-        for problem in screens?.close() ?? (display?.close() ?? []).map({ "\($0)" }) {
+        for problem in screens.close() {
             Console.shared.log("warning: closing the display: \(problem)")
         }
         return observer.startedAnyItem
@@ -339,31 +321,31 @@ private final class SessionObserver: @unchecked Sendable {
     /// The player's status folds every event, in order, off the present thread.
     private var statusPlayer: QueuePlayer?
 
-    func attach(_ service: ControlService) {
+    package func attach(_ service: ControlService) {
         lock.withLock { control = service }
     }
 
     /// Others that hear every event after the control service (MQTT).
     private var listeners: [@Sendable (PlayerEvent, Double) -> Void] = []
 
-    func attach(_ listener: @escaping @Sendable (PlayerEvent, Double) -> Void) {
+    package func attach(_ listener: @escaping @Sendable (PlayerEvent, Double) -> Void) {
         lock.withLock { listeners.append(listener) }
     }
 
-    func attachStatus(_ player: QueuePlayer) {
+    package func attachStatus(_ player: QueuePlayer) {
         lock.withLock { statusPlayer = player }
     }
 
-    init(writer: EventLogWriter?, logger: EventLogger, itemCount: Int, notifier: SystemdNotifier?) {
+    package init(writer: EventLogWriter?, logger: EventLogger, itemCount: Int, notifier: SystemdNotifier?) {
         self.writer = writer
         self.logger = logger
         self.status = StatusLine(itemCount: itemCount)
         self.notifier = notifier
     }
 
-    var startedAnyItem: Bool { lock.withLock { started } }
+    package var startedAnyItem: Bool { lock.withLock { started } }
 
-    func observe(_ event: PlayerEvent, at secondsSinceStart: Double) {
+    package func observe(_ event: PlayerEvent, at secondsSinceStart: Double) {
         lock.withLock { statusPlayer }?.recordStatus(event, at: secondsSinceStart)
         writer?.write(event, at: secondsSinceStart)
         lock.withLock { control }?.observe(event, at: secondsSinceStart)
@@ -414,15 +396,15 @@ private final class SessionObserver: @unchecked Sendable {
 
 extension StatusLine {
     /// `playing item 2/3 intro.mp4`.
-    var statusForSystemd: String {
+    package var statusForSystemd: String {
         "playing item \(itemNumber.map(String.init) ?? "-")/\(itemCount) \(title)"
     }
 }
 
 extension PlaybackSession {
     /// Said once at start: frame-locked playback is only as good as the wall clock under it.
-    static func warnIfClockUnsynchronized(logger: Logger) {
-        guard let state = KernelClockState.read() else {
+    package static func warnIfClockUnsynchronized(_ state: KernelClockReading?, logger: Logger) {
+        guard let state else {
             logger.warning("sync: cannot read the kernel clock's state (adjtimex); the wall clock may not be synchronized")
             return
         }

@@ -1,7 +1,7 @@
 import Foundation
 import MarqueeCore
 import Testing
-@testable import marquee
+@testable import MarqueeSession
 
 /// What `marquee play CONFIG` hands the player: the config's display settings and each item's own.
 /// The player's tests check that these reach the pixels (QueuePlayerScalingTests).

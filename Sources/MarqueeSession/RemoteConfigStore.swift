@@ -7,23 +7,23 @@ import MarqueeFleet
 /// and `config/remote.json` (its URL and validators, for the next conditional request). Each is
 /// written to a temporary file, synced and renamed, so a power cut leaves the old pair or the new
 /// one; the text is written last, and read only with validators naming the same URL and digest.
-struct RemoteConfigStore: Sendable {
-    struct Saved: Codable, Equatable, Sendable {
-        var url: String
-        var etag: String?
-        var lastModified: String?
+package struct RemoteConfigStore: Sendable {
+    package struct Saved: Codable, Equatable, Sendable {
+        package var url: String
+        package var etag: String?
+        package var lastModified: String?
         /// When it was fetched, ISO 8601: what the journal says when it plays offline.
-        var fetchedAt: String
+        package var fetchedAt: String
         /// The text's length and hash, so a text from another save is never paired with these.
-        var bytes: Int
-        var sha256: String
+        package var bytes: Int
+        package var sha256: String
     }
 
-    let folder: String
-    let cacheDirectory: String
-    let digest: any FileDigesting
+    package let folder: String
+    package let cacheDirectory: String
+    package let digest: any FileDigesting
 
-    init(cacheDirectory: String, digest: any FileDigesting) {
+    package init(cacheDirectory: String, digest: any FileDigesting) {
         self.cacheDirectory = cacheDirectory
         self.digest = digest
         folder = (cacheDirectory as NSString).appendingPathComponent("config")
@@ -33,7 +33,7 @@ struct RemoteConfigStore: Sendable {
     private var metadataPath: String { (folder as NSString).appendingPathComponent("remote.json") }
 
     /// The config saved from `url`, with its validators; nil when none was, or it was for another URL.
-    func load(for url: URL) -> (text: String, saved: Saved)? {
+    package func load(for url: URL) -> (text: String, saved: Saved)? {
         guard let data = FileManager.default.contents(atPath: metadataPath),
               let saved = try? JSONDecoder().decode(Saved.self, from: data), saved.url == url.absoluteString,
               let textData = FileManager.default.contents(atPath: textPath), textData.count == saved.bytes,
@@ -42,7 +42,7 @@ struct RemoteConfigStore: Sendable {
     }
 
     /// Keeps `text` as the last good config from `url`. Throws a one-line reason (a full disk).
-    func save(_ text: String, from url: URL, etag: String?, lastModified: String?, at date: Date = Date()) throws {
+    package func save(_ text: String, from url: URL, etag: String?, lastModified: String?, at date: Date = Date()) throws {
         try DurableFile.makeDirectory(folder)
         let data = Data(text.utf8)
         let saved = Saved(url: url.absoluteString, etag: etag, lastModified: lastModified,

@@ -2,8 +2,8 @@ import Logging
 import MarqueeCore
 
 /// Concise lines for a journal: one per item start, end or error; nothing per frame.
-final class EventLogger: @unchecked Sendable {
-    let logger: Logger
+package final class EventLogger: @unchecked Sendable {
+    package let logger: Logger
     /// Changes with a reloaded playlist; events arrive on the present thread only.
     private(set) var itemCount: Int
     /// The item on screen, for the stall lines.
@@ -11,7 +11,7 @@ final class EventLogger: @unchecked Sendable {
     /// When the item on screen stalled, while it waits to keep up again.
     private var stalledAt: ContinuousClock.Instant?
 
-    init(logger: Logger, itemCount: Int) {
+    package init(logger: Logger, itemCount: Int) {
         self.logger = logger
         self.itemCount = itemCount
     }
@@ -22,7 +22,7 @@ final class EventLogger: @unchecked Sendable {
         return "item \(current.index + 1)/\(itemCount) (\(current.url))"
     }
 
-    func log(_ event: PlayerEvent) {
+    package func log(_ event: PlayerEvent) {
         switch event {
         case .itemStarted(let index, let url, let title):
             current = (index, url)

@@ -8,18 +8,20 @@ import MarqueePlayer
 /// the run's own when its config has remote media, else one opened at the first load that needs
 /// it (a run that started with local media only has none yet). Its remote items are downloaded
 /// and verified (`sha256:`, `size:`) before the playlist goes to the player.
-final class LoadStaging: @unchecked Sendable {
+package final class LoadStaging: @unchecked Sendable {
     private let plan: PlaybackPlan
     private let post: @Sendable (PlayerEvent) -> Void
     private let logger: Logger
+    private let backends: Backends
     private weak var player: QueuePlayer?
     private let lock = NSLock()
     /// The run's fleet, or the one opened for loads; under `lock`.
     private var fleet: FleetSetup?
     private var opened = false
 
-    init(plan: PlaybackPlan, fleet: FleetSetup?, player: QueuePlayer, post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) {
+    package init(plan: PlaybackPlan, fleet: FleetSetup?, player: QueuePlayer, backends: Backends, post: @escaping @Sendable (PlayerEvent) -> Void, logger: Logger) {
         self.plan = plan
+        self.backends = backends
         self.fleet = fleet
         self.opened = fleet != nil
         self.player = player
@@ -29,11 +31,11 @@ final class LoadStaging: @unchecked Sendable {
 
     /// The stage, opening the cache on first use; nil when it cannot be opened (the one error
     /// line said why: the remote items then stream).
-    func stage() -> CachedPlanStage? {
+    package func stage() -> CachedPlanStage? {
         lock.withLock {
             if !opened {
                 opened = true
-                fleet = FleetSetup.forLoads(plan: plan, post: post, logger: logger)
+                fleet = FleetSetup.forLoads(plan: plan, backends: backends, post: post, logger: logger)
                 if let stage = fleet?.stage {
                     let note: @Sendable (String?) -> Void = { [weak player] text in player?.setContentNote(text) }
                     stage.attach(note: note, playing: { [weak player] in player?.status().playback.itemURL })
@@ -44,7 +46,7 @@ final class LoadStaging: @unchecked Sendable {
     }
 
     /// Hands a staged plan to the player once its media are in place.
-    func deliver(_ plan: PlaybackPlan, replacing: Bool) {
+    package func deliver(_ plan: PlaybackPlan, replacing: Bool) {
         guard let player = lock.withLock({ self.player }) else { return }
         if replacing {
             player.replaceQueue(QueueReplacement(items: plan.items, settings: plan.settings, immediately: true))
@@ -54,7 +56,7 @@ final class LoadStaging: @unchecked Sendable {
     }
 
     /// Stops the downloads of a cache opened here (the run's own is its fleet's to stop).
-    func stop(unless runsFleet: FleetSetup?) {
+    package func stop(unless runsFleet: FleetSetup?) {
         let opened = lock.withLock { fleet }
         if let opened, opened !== runsFleet { opened.stop() }
     }

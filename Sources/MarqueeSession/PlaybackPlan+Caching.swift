@@ -7,7 +7,7 @@ extension PlaybackPlan {
     /// The plan with each cached item read from its verified copy, and the items whose download
     /// failed for good left out (of every daypart, with their windows). Items not cached (local
     /// files, streams) are as they were.
-    func readingCachedCopies(_ results: [URL: CacheFillResult]) -> PlaybackPlan {
+    package func readingCachedCopies(_ results: [URL: CacheFillResult]) -> PlaybackPlan {
         var plan = self
         func resolve(_ item: QueueItem) -> QueueItem? {
             guard let media = cachedMedia[item.url] else { return item }
@@ -31,7 +31,7 @@ extension PlaybackPlan {
 
     /// What the cache is asked for: each cached item once, in playlist order (the first item
     /// first, so playing can start soonest), with `security(url)`'s credentials and CA bundle.
-    func cacheWants(security: (URL) -> HTTPSecurity) -> [CacheWant] {
+    package func cacheWants(security: (URL) -> HTTPSecurity) -> [CacheWant] {
         var seen = Set<String>()
         let all = items + (schedule?.playlists.flatMap(\.items) ?? [])
         return all.compactMap { item in

@@ -1,7 +1,7 @@
-import ArgumentParser
+import Foundation
 
 /// `--audio auto|alsa[:PCM]|null`.
-enum AudioChoice: Equatable, ExpressibleByArgument {
+package enum AudioChoice: Equatable, Sendable {
     /// ALSA on the config's device when the machine has a sound card, else null.
     case auto
     /// ALSA on this PCM, or the config's device (`default` unless set) when nil.
@@ -9,7 +9,7 @@ enum AudioChoice: Equatable, ExpressibleByArgument {
     /// Decoded, converted and trimmed, then dropped on an ideal clock.
     case null
 
-    init?(argument: String) {
+    package init?(argument: String) {
         switch argument {
         case "auto": self = .auto
         case "null": self = .null

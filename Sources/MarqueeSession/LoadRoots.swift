@@ -5,13 +5,13 @@ import Foundation
 /// quote back, in diagnostics) any file it can: a credentials file, a shadow file, its own memory
 /// map. Paths are compared after symlinks are resolved, so a link under a root to a file outside
 /// it is outside.
-struct LoadRoots: Sendable {
+package struct LoadRoots: Sendable {
     /// Resolved, each ending in "/".
-    let folders: [String]
+    package let folders: [String]
 
     /// `media.roots` when the config names them; else the config's folder (or the working folder
     /// when media were given instead) and the cache's.
-    init(configured: [String]?, configPath: String?, cacheDirectory: String?) {
+    package init(configured: [String]?, configPath: String?, cacheDirectory: String?) {
         if let configured {
             self.init(folders: configured)
             return
@@ -21,7 +21,7 @@ struct LoadRoots: Sendable {
         self.init(folders: [configFolder] + (cacheDirectory.map { [$0] } ?? []))
     }
 
-    init(folders: [String]) {
+    package init(folders: [String]) {
         self.folders = folders.map { folder in
             let resolved = Self.resolved(folder)
             return resolved.hasSuffix("/") ? resolved : resolved + "/"
@@ -29,14 +29,14 @@ struct LoadRoots: Sendable {
     }
 
     /// Why the config at `path` may not be loaded; nil when it may.
-    func refusal(ofConfig path: String) -> String? {
+    package func refusal(ofConfig path: String) -> String? {
         guard FileManager.default.fileExists(atPath: path) else { return "no such file" }
         return contains(path) ? nil : "configs are loaded only from \(list)"
     }
 
     /// Why the media `url` may not be played from a loaded config; nil when it may (remote media,
     /// or a file under a root).
-    func refusal(ofMedia url: String) -> String? {
+    package func refusal(ofMedia url: String) -> String? {
         let path: String
         if url.hasPrefix("/") {
             path = url
