@@ -88,7 +88,7 @@ package final class FleetSetup: @unchecked Sendable {
 
     /// Starts polling (with `source:`): each valid config goes to `reloader`, and is kept in the
     /// store once its media are in place and it plays.
-    package func startPolling(reloader: ConfigReloader, player: QueuePlayer, folder: URL,
+    package func startPolling(reloader: PlanIntake, player: QueuePlayer, folder: URL,
                       stored: (text: String, etag: String?, lastModified: String?)?) {
         guard let remote = plan.remote else { return }
         let store = self.store

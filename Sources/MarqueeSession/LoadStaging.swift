@@ -45,16 +45,6 @@ package final class LoadStaging: @unchecked Sendable {
         }
     }
 
-    /// Hands a staged plan to the player once its media are in place.
-    package func deliver(_ plan: PlaybackPlan, replacing: Bool) {
-        guard let player = lock.withLock({ self.player }) else { return }
-        if replacing {
-            player.replaceQueue(QueueReplacement(items: plan.items, settings: plan.settings, immediately: true))
-        } else {
-            player.append(plan.items)
-        }
-    }
-
     /// Stops the downloads of a cache opened here (the run's own is its fleet's to stop).
     package func stop(unless runsFleet: FleetSetup?) {
         let opened = lock.withLock { fleet }

@@ -42,8 +42,9 @@ package final class PlaybackSession {
     private let fleet: FleetSetup?
     /// The cache a control client's `load` goes through (the fleet's, or one opened for it).
     private var loadStaging: LoadStaging?
-    /// Hands reloaded and fetched configs to the player; nil for media arguments.
-    private let reloader: ConfigReloader?
+    /// The one road every new plan takes to the player: a reloaded file, a fetched config, a
+    /// client's `load`.
+    private let intake: PlanIntake
     private let plan: PlaybackPlan
     private let logger: Logger
     /// `sync:`: works out a reloaded playlist's wall plan; nil: the player is not locked to the wall.
@@ -95,17 +96,18 @@ package final class PlaybackSession {
         self.fleet = fleet
         self.plan = plan
         self.logger = logger
-        let reloader = plan.configPath != nil || fleet != nil
-            ? ConfigReloader(plan: plan, path: plan.configPath, overrides: overrides, immediately: reloadImmediately,
-                             wallClock: wallClock, logger: logger)
-            : nil
-        self.reloader = reloader
+        // The screen's own rule for every later plan, as for the first: a plane that turns the
+        // picture leaves it unturned.
+        let rotatesInHardware = video.display?.rotatesInHardware == true
+        let intake = PlanIntake(plan: plan, path: plan.configPath, overrides: overrides, immediately: reloadImmediately,
+                                wallClock: wallClock, screenRule: { if rotatesInHardware { $0.displayRotation = .none } }, logger: logger)
+        self.intake = intake
         let audio = backends.audio(AudioRequest(choice: audioChoice, configuration: plan.audio, virtualClock: clock is VirtualClock), logger)
         let assembly = PlayerAssembly(plan: plan, backends: backends, clock: clock)
         var settings = assembly.settings(plan.settings, for: video, audio: audio, waitsForContent: fleet != nil)
-        let reload: (@Sendable (CommandSource) -> Void)? = reloader.map { reloader in
-            { @Sendable source in reloader.reload(from: source) }
-        }
+        // Media given as arguments have no config to read again.
+        let reload: (@Sendable (CommandSource) -> Void)? = plan.configPath != nil || fleet != nil
+            ? { @Sendable source in intake.reload(from: source) } : nil
         let opener = assembly.opener(settings, for: video, warn: { [logger] in logger.warning("\($0)") })
         if let sync = plan.sync, let wallClock = clock as? WallClockTime {
             let planner = WallSyncPlanner(opener: opener, clockZeroUnixNanoseconds: wallClock.zeroUnixNanoseconds)
@@ -124,7 +126,7 @@ package final class PlaybackSession {
         } else {
             syncPlanner = nil
         }
-        reloader?.syncPlanner = syncPlanner
+        intake.syncPlanner = syncPlanner
         let extras = PlayerAssembly.Extras(display: backends.osd(plan.osd, logger), displayPower: cec.map { [$0] } ?? [],
                                            schedule: fleet == nil ? plan.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) } : nil,
                                            heartbeat: { pinger?.tick() }, reload: reload)
@@ -158,7 +160,6 @@ package final class PlaybackSession {
         if plan.remote != nil, let fleet {
             fetchNow = { fleet.poller?.pollNow() }
         }
-        reloader?.attach(player, stage: fleet?.stage, fetchNow: fetchNow)
         if let stage = fleet?.stage {
             let note: @Sendable (String?) -> Void = { [weak player] text in player?.setContentNote(text) }
             stage.attach(note: note, playing: { [weak player] in player?.status().playback.itemURL })
@@ -169,7 +170,7 @@ package final class PlaybackSession {
         }
         input = backends.input(plan.input, logger, InputRoute(deliver: { action, source in player.send(action, from: source) },
                                                               entryChanged: { player.showNumericEntry($0) }))
-        let host = SessionControlHost(settings: settings, overrides: overrides,
+        let host = SessionControlHost(settings: settings,
                                       output: Self.outputStatus(video, rotation: plan.settings.displayRotation),
                                       audioDevice: audio.deviceName,
                                       roots: LoadRoots(configured: plan.mediaRoots, configPath: plan.configPath, cacheDirectory: fleet != nil ? plan.cache.resolvedDirectory() : nil),
@@ -178,7 +179,8 @@ package final class PlaybackSession {
         host.attach(input)
         let staging = LoadStaging(plan: plan, fleet: fleet, player: player, backends: backends,
                                   post: { [delivery] in delivery.post($0, at: clock.now().seconds) }, logger: logger)
-        host.attach(staging: staging)
+        intake.attach(player, stage: fleet?.stage, openStage: { staging.stage() }, fetchNow: fetchNow)
+        host.attach(intake: intake)
         self.loadStaging = staging
         if let fleet { host.attach(cacheStatus: { fleet.status() }) }
         if let sync = plan.sync, syncPlanner != nil {
@@ -208,7 +210,8 @@ package final class PlaybackSession {
     /// The first playlist of a run whose media come over HTTP: through the cache, and with
     /// `source:` the config kept from the last run (if any) while the server is asked again.
     private func startFleet() {
-        guard let fleet, let reloader else { return }
+        guard let fleet else { return }
+        let reloader = intake
         guard let remote = plan.remote else {
             reloader.start(with: plan)
             return

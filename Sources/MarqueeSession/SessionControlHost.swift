@@ -5,10 +5,9 @@ import MarqueeCore
 import MarqueePlayer
 
 /// The control service's view of this run: `load` reads configs with the same loader as `marquee
-/// check` (and the same flag overrides as a reload), screenshots are encoded with FFmpeg's PNG
+/// check` and hands it to the one road new plans take (PlanIntake), screenshots are encoded with FFmpeg's PNG
 /// encoder, and `status` learns the output, the sound device and the keypads from here.
 package final class SessionControlHost: ControlHost, @unchecked Sendable {
-    private let overrides: PlanOverrides
     /// The settings playing from the start; an inline playlist changes only its playlist's part.
     private let baseSettings: PlayerSettings
     private let output: StatusDocument.Output
@@ -22,22 +21,21 @@ package final class SessionControlHost: ControlHost, @unchecked Sendable {
     /// The folders `load` may read configs and local media from.
     private let roots: LoadRoots
     private let screenshots: ScreenshotFolder
-    /// Where a load's remote media are downloaded first; nil: they stream.
-    private var staging: LoadStaging?
+    /// The one road new plans take to the player.
+    private var intake: PlanIntake?
 
-    package init(settings: PlayerSettings, overrides: PlanOverrides, output: StatusDocument.Output, audioDevice: String,
+    package init(settings: PlayerSettings, output: StatusDocument.Output, audioDevice: String,
          roots: LoadRoots, screenshots: ScreenshotFolder, png: @escaping @Sendable (Canvas) throws -> [UInt8]) {
         self.png = png
         self.screenshots = screenshots
-        self.overrides = overrides
         self.baseSettings = settings
         self.output = output
         self.audioDevice = audioDevice
         self.roots = roots
     }
 
-    package func attach(staging: LoadStaging) {
-        lock.withLock { self.staging = staging }
+    package func attach(intake: PlanIntake) {
+        lock.withLock { self.intake = intake }
     }
 
     package func attach(_ input: (any InputSource)?) {
@@ -100,21 +98,14 @@ package final class SessionControlHost: ControlHost, @unchecked Sendable {
         if let outside = media.lazy.compactMap({ self.roots.refusal(ofMedia: $0.url) }).first {
             return .failure(LoadRejection(summary: "\(labelFor(load)): not loaded: \(outside)", diagnostics: []))
         }
-        overrides.apply(to: &plan)
-        // The screen's rotation is what it was opened with (a plane may turn it).
-        plan.settings.displayRotation = baseSettings.displayRotation
-        // Remote media reach the player as a reloaded config's do: downloaded and verified first.
-        var staged = 0
-        let replacing = load.mode == .replace
-        if let staging = lock.withLock({ self.staging }) {
-            if !plan.cachedMedia.isEmpty, let stage = staging.stage() {
-                staged = plan.cachedMedia.count
-                stage.stage(plan) { ready in staging.deliver(ready, replacing: replacing) }
-            } else {
-                staging.deliver(plan, replacing: replacing)
-            }
+        // The same road as a reloaded or fetched config: overrides, the restart-only filter, the
+        // wall, the cache (remote media downloaded and verified first), the hand-over.
+        guard let intake = lock.withLock({ self.intake }) else {
+            return .failure(LoadRejection(summary: "\(labelFor(load)): not loaded: the player is not ready for it yet", diagnostics: []))
         }
-        return .success(LoadOutcome(itemCount: plan.items.count, warnings: plan.warnings, staged: staged))
+        return intake.load(plan, named: labelFor(load), mode: load.mode).map {
+            LoadOutcome(itemCount: plan.items.count, warnings: plan.warnings, staged: $0)
+        }
     }
 
     /// What an inline playlist's diagnostics name as their file: `request:3:12: error: ...`.

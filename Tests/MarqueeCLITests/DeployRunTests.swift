@@ -38,6 +38,23 @@ import Testing
         #expect(socket.wait(seconds: 5) { $0.last?.text == "STOPPING=1" })
     }
 
+    /// SIGHUP takes the road every new plan takes (PlanRoadTests drive the others in process).
+    @Test func sighupTakesTheSameStepsAsEveryOtherPlan() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let config = folder.appendingPathComponent("sighup-\(UUID().uuidString).yaml")
+        try writeAtomically("playlist:\n  repeat: all\n  items: [a.mp4]\n", to: config)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let run = try PlayerRun(arguments: ["play", config.path, "--output", "headless:160x90", "--audio", "null", "--input", "none",
+                                            "--control", "none", "--log-level", "debug"], in: folder)
+        #expect(run.waitForEvents(seconds: 30) { $0.contains { $0["event"] as? String == "frame" } })
+        kill(run.process.processIdentifier, SIGHUP)
+        let line = "debug: plan: \(config.path) (SIGHUP): check, overrides, restart-only, wall, hand-over"
+        let deadline = Date().addingTimeInterval(20)
+        while !run.standardError().contains(line) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(run.standardError().contains(line), "\(run.standardError())")
+        #expect(run.terminate() == 0)
+    }
+
     @Test func sighupRejectsABadConfigAndTakesAGoodOneAtTheNextItem() throws {
         let folder = try PlayCommandTests.workspace.get()
         let config = folder.appendingPathComponent("reload-\(UUID().uuidString).yaml")
