@@ -1,4 +1,4 @@
-import CTimerFD
+import CLinux
 import Foundation
 
 /// Whether the kernel counts its wall clock as synchronized, and how far off it thinks it may be:

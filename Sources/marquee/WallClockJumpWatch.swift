@@ -1,4 +1,4 @@
-import CTimerFD
+import CLinux
 import Foundation
 
 /// Hears of wall-clock jumps: a device without an RTC boots in 1970 and jumps to now when NTP
