@@ -26,8 +26,9 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
-        // glibc's timerfd, which Swift's Glibc module leaves out: hears of wall-clock jumps.
-        .systemLibrary(name: "CTimerFD"),
+        // The kernel interfaces several modules share (timerfd, eventfd, inotify, adjtimex, VT/KD
+        // ioctls, netlink uevents): headers Swift's Glibc leaves out and wrappers for its macros.
+        .systemLibrary(name: "CLinux"),
         // The kernel's HDMI-CEC uAPI: a header only (linux-libc-dev), no library and no pkg-config.
         .systemLibrary(name: "CCEC", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
@@ -41,8 +42,8 @@ let package = Package(
         ]),
         // Backends: each imports its one C module, and no C type leaves it.
         .target(name: "MarqueeMedia", dependencies: ["MarqueeCore", "CFFmpeg"]),
-        .target(name: "MarqueeDRM", dependencies: ["MarqueeCore", "CDRM"]),
-        .target(name: "MarqueeEvdev", dependencies: ["MarqueeCore", "CEvdev"]),
+        .target(name: "MarqueeDRM", dependencies: ["MarqueeCore", "CDRM", "CLinux"]),
+        .target(name: "MarqueeEvdev", dependencies: ["MarqueeCore", "CEvdev", "CLinux"]),
         .target(name: "MarqueeALSA", dependencies: ["MarqueeCore", "CALSA"]),
         // HDMI-CEC through /dev/cecN (no libcec): the TV to standby and back, on a thread of its own.
         .target(name: "MarqueeCEC", dependencies: ["MarqueeCore", "CCEC"]),
@@ -89,7 +90,7 @@ let package = Package(
             "MarqueeFreeType",
             "MarqueeFriBidi",
             "MarqueeCurl",
-            "CTimerFD",
+            "CLinux",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -119,6 +120,6 @@ let package = Package(
         .testTarget(name: "MarqueeTextTests", dependencies: ["MarqueeHarfBuzz", "MarqueeFreeType", "MarqueeFriBidi", "MarqueeMedia", "MarqueePlayer", "MarqueeCore"]),
         // Not a test: prints how long blending an OSD-sized overlay into a 1080p buffer takes.
         .executableTarget(name: "overlay-blend-bench", dependencies: ["MarqueeCore"], path: "Sources/overlay-blend-bench"),
-        .testTarget(name: "SystemLibraryTests", dependencies: ["CFFmpeg", "CDRM", "CALSA", "CEvdev", "CCEC", "MarqueeCore"]),
+        .testTarget(name: "SystemLibraryTests", dependencies: ["CFFmpeg", "CDRM", "CALSA", "CEvdev", "CCEC", "CLinux", "MarqueeCore"]),
     ]
 )

@@ -2,8 +2,6 @@
 #define MARQUEE_CEVDEV_SHIM_H
 
 #include <sys/ioctl.h>
-// The input thread's wake-up for shutdown; Swift's Glibc module does not carry this header.
-#include <sys/eventfd.h>
 #include <linux/input.h>
 #include <libevdev/libevdev.h>
 #include <libevdev/libevdev-uinput.h>

@@ -1,5 +1,6 @@
 import CCEC
 import Glibc
+import MarqueeCore
 
 /// One opened `/dev/cecN`: its capabilities, addresses and connector, claiming a Playback address
 /// and sending messages. Owns the file descriptor (closed in deinit); every call blocks (the fd is
@@ -14,15 +15,15 @@ public final class CECAdapter {
 
     /// Opens the node and reads its capabilities; throws for a node that is missing, not
     /// readable, or not a CEC adapter.
-    public init(path: String) throws(CECError) {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { throw CECError(code: errno, operation: "open(\(path))") }
+    public init(path: String) throws(SystemError) {
+        let fd = try SystemCall.retrying("open", path: path) { open(path, O_RDWR | O_CLOEXEC) }
         var caps = cec_caps()
-        guard Self.retrying({ marquee_cec_adap_g_caps(fd, &caps) }) == 0 else {
-            let code = errno
+        do {
+            try SystemCall.retrying("CEC_ADAP_G_CAPS", path: path) { marquee_cec_adap_g_caps(fd, &caps) }
+        } catch {
             close(fd)
             // ENOTTY: some other character device.
-            throw CECError(code: code, operation: "CEC_ADAP_G_CAPS on \(path)")
+            throw error
         }
         self.fd = fd
         self.path = path
@@ -42,14 +43,14 @@ public final class CECAdapter {
         return capabilities & needed == needed
     }
 
-    public func physicalAddress() throws(CECError) -> CECPhysicalAddress {
+    public func physicalAddress() throws(SystemError) -> CECPhysicalAddress {
         var address: UInt16 = 0
         try call("CEC_ADAP_G_PHYS_ADDR") { marquee_cec_adap_g_phys_addr(fd, &address) }
         return CECPhysicalAddress(rawValue: address)
     }
 
     /// The display connector the adapter belongs to, when the driver says.
-    public func connector() throws(CECError) -> CECConnector {
+    public func connector() throws(SystemError) -> CECConnector {
         guard capabilities & marquee_cec_cap_connector_info() != 0 else { return .notReported }
         var info = cec_connector_info()
         try call("CEC_ADAP_G_CONNECTOR_INFO") { marquee_cec_adap_g_connector_info(fd, &info) }
@@ -63,7 +64,7 @@ public final class CECAdapter {
     }
 
     /// The logical addresses claimed now and the OSD name they were claimed with.
-    public func claimedAddresses() throws(CECError) -> (addresses: [CECLogicalAddress], osdName: String) {
+    public func claimedAddresses() throws(SystemError) -> (addresses: [CECLogicalAddress], osdName: String) {
         var addresses = cec_log_addrs()
         try call("CEC_ADAP_G_LOG_ADDRS") { marquee_cec_adap_g_log_addrs(fd, &addresses) }
         return (CECLogicalAddress.addresses(inMask: addresses.log_addr_mask), Self.string(of: &addresses.osd_name))
@@ -71,7 +72,7 @@ public final class CECAdapter {
 
     /// This fd sends messages and lets the kernel answer the core requests (`<Give Physical
     /// Address>`, `<Give OSD Name>`...) itself: initiator, no follower.
-    public func becomeInitiator() throws(CECError) {
+    public func becomeInitiator() throws(SystemError) {
         try call("CEC_S_MODE") { marquee_cec_s_mode(fd, marquee_cec_mode_initiator() | marquee_cec_mode_no_follower()) }
     }
 
@@ -80,7 +81,7 @@ public final class CECAdapter {
     /// dropped first (a claim outlives the fd that made it, e.g. a previous run's). Blocks while
     /// the kernel polls the bus for a free address. Returns what is claimed: empty while the
     /// adapter has no physical address (no sink connected); the kernel then claims once it has one.
-    public func claimPlayback(osdName: String) throws(CECError) -> [CECLogicalAddress] {
+    public func claimPlayback(osdName: String) throws(SystemError) -> [CECLogicalAddress] {
         var current = cec_log_addrs()
         try call("CEC_ADAP_G_LOG_ADDRS") { marquee_cec_adap_g_log_addrs(fd, &current) }
         if current.num_log_addrs > 0 {
@@ -105,7 +106,7 @@ public final class CECAdapter {
     /// has sent it or given up: the kernel bounds each transmit (2.1 s: five tries of a 16-byte
     /// frame) and marks it TIMEOUT beyond. `replyTimeout` (milliseconds, 0: none) waits that much
     /// longer for the destination's reply, for requests that expect one.
-    public func transmit(_ message: CECMessage, replyTimeout: UInt32 = 0) throws(CECError) -> CECTransmitStatus {
+    public func transmit(_ message: CECMessage, replyTimeout: UInt32 = 0) throws(SystemError) -> CECTransmitStatus {
         var frame = cec_msg()
         frame.len = UInt32(message.bytes.count)
         frame.timeout = replyTimeout
@@ -117,7 +118,7 @@ public final class CECAdapter {
     }
 
     /// Everything `marquee probe` shows.
-    public func facts() throws(CECError) -> CECAdapterFacts {
+    public func facts() throws(SystemError) -> CECAdapterFacts {
         let claimed = try claimedAddresses()
         return CECAdapterFacts(path: path, driver: driver, name: name, availableLogicalAddresses: availableLogicalAddresses,
                                canTransmit: canTransmit, physicalAddress: try physicalAddress(),
@@ -126,19 +127,9 @@ public final class CECAdapter {
 
     // MARK: C helpers
 
-    /// Runs one ioctl wrapper (again after a signal interrupted it); throws with its errno.
-    private func call(_ operation: String, _ body: () -> Int32) throws(CECError) {
-        guard Self.retrying(body) < 0 else { return }
-        throw CECError(code: errno, operation: "\(operation) on \(path)")
-    }
-
-    /// Calls an ioctl wrapper again when a signal interrupted it.
-    private static func retrying(_ call: () -> Int32) -> Int32 {
-        while true {
-            let result = call()
-            if result < 0 && errno == EINTR { continue }
-            return result
-        }
+    /// Runs one ioctl wrapper on this adapter (again after a signal interrupted it); throws with its errno.
+    private func call(_ operation: String, _ body: () -> Int32) throws(SystemError) {
+        try SystemCall.retrying(operation, path: path, body)
     }
 
     /// A NUL-terminated C array (imported as a tuple) as a String.

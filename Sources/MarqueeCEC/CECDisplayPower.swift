@@ -51,7 +51,6 @@ public final class CECDisplayPower: DisplayPowerSwitching, @unchecked Sendable {
         } catch {
             let cause = switch error.code {
             case ENOTTY: "not a CEC adapter (\(error.message))"
-            case 0: error.description
             default: error.message
             }
             log.error("cec: cannot use \(path): \(cause); playing on without HDMI-CEC")
@@ -86,7 +85,7 @@ public final class CECDisplayPower: DisplayPowerSwitching, @unchecked Sendable {
         }
     }
 
-    private enum Outcome { case done, gone(CECError) }
+    private enum Outcome { case done, gone(SystemError) }
 
     /// Sends one message from the address claimed now (it can change: a claim made on hotplug, or
     /// lost) and logs the outcome in one line.
@@ -117,7 +116,7 @@ public final class CECDisplayPower: DisplayPowerSwitching, @unchecked Sendable {
         return .done
     }
 
-    private func gone(_ error: CECError) {
+    private func gone(_ error: SystemError) {
         log.error("cec: \(path) is gone (\(error.message)); no more HDMI-CEC until marquee restarts")
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// The HDMI-CEC adapters present: every `/dev/cecN`, in number order, with what each says about
 /// itself (read only: nothing is claimed or sent).
@@ -26,9 +27,9 @@ public enum CECInventory {
     }
 
     /// Each adapter's facts, or why it could not be read (permissions, a driver error).
-    public static func adapters(in directory: String = "/dev") -> [Result<CECAdapterFacts, CECError>] {
+    public static func adapters(in directory: String = "/dev") -> [Result<CECAdapterFacts, SystemError>] {
         paths(in: directory).map { path in
-            Result { () throws(CECError) -> CECAdapterFacts in try CECAdapter(path: path).facts() }
+            Result { () throws(SystemError) -> CECAdapterFacts in try CECAdapter(path: path).facts() }
         }
     }
 }

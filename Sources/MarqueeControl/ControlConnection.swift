@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// The server thread's side of one client: owns the client's fd (closed exactly once, by `close()`),
 /// cuts what it sends into lines, and writes what is queued for it as fast as the kernel takes it.
@@ -54,7 +55,15 @@ final class ControlConnection {
     func read(into inputs: inout [ControlSocketInput], scratch: inout [UInt8], budget: Int, now: UInt64) -> ReadOutcome {
         var total = 0
         while total < budget {
-            let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            let count: Int
+            do {
+                count = try SystemCall.retrying("recv") {
+                    scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                }
+            } catch {
+                if error.code == EAGAIN || error.code == EWOULDBLOCK { return .open }
+                return .failed(error.code)
+            }
             if count > 0 {
                 total += count
                 lastProgress = now
@@ -67,11 +76,6 @@ final class ControlConnection {
                 lastProgress = now
                 return .ended
             }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .open
-            default: return .failed(errno)
-            }
         }
         return .open
     }
@@ -81,8 +85,16 @@ final class ControlConnection {
     func write(now: UInt64) -> (written: Int, failure: Int32?) {
         var written = 0
         while outputOffset < output.count {
-            let count = output.withUnsafeBytes {
-                send(fd, $0.baseAddress! + outputOffset, $0.count - outputOffset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            let count: Int
+            do {
+                count = try SystemCall.retrying("send") {
+                    output.withUnsafeBytes {
+                        send(fd, $0.baseAddress! + outputOffset, $0.count - outputOffset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                    }
+                }
+            } catch {
+                if error.code == EAGAIN || error.code == EWOULDBLOCK { break }
+                return (written, error.code)
             }
             if count > 0 {
                 written += count
@@ -90,9 +102,7 @@ final class ControlConnection {
                 lastProgress = now
                 continue
             }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            return (written, count < 0 ? errno : EIO)
+            return (written, EIO)
         }
         if outputOffset == output.count {
             output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)

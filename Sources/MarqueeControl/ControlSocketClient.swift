@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// One connection to a player's control socket, for `marquee ctl` and tests: blocking, one thread.
 /// Errors are `ControlSocketError`s one line long, meant for a terminal:
@@ -56,10 +57,16 @@ public final class ControlSocketClient {
         guard fd >= 0 else { throw ControlSocketError("\(path): the connection is closed", code: EBADF) }
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if count > 0 { offset += count; continue }
-            if count < 0 && errno == EINTR { continue }
-            let code = count < 0 ? errno : EIO
+            let code: Int32
+            do {
+                let count = try SystemCall.retrying("send", path: path) {
+                    bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                }
+                if count > 0 { offset += count; continue }
+                code = EIO
+            } catch {
+                code = error.code
+            }
             if code == EAGAIN || code == EWOULDBLOCK {
                 throw ControlSocketError("\(path): the player read nothing for \(timeout) s", code: code)
             }
@@ -92,30 +99,36 @@ public final class ControlSocketClient {
                 defer { buffer.removeAll(); scanned = 0 }
                 return String(decoding: buffer, as: UTF8.self)
             }
-            var waitMilliseconds: Int32 = -1
-            if let deadline {
-                let left = deadline - Self.now()
-                guard left > 0 else {
-                    throw ControlSocketError("\(path): no reply within \(timeout ?? 0) s", code: ETIMEDOUT)
-                }
-                waitMilliseconds = Int32(clamping: Int((left * 1000).rounded(.up)))
+            if let deadline, deadline - Self.now() <= 0 {
+                throw ControlSocketError("\(path): no reply within \(timeout ?? 0) s", code: ETIMEDOUT)
             }
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, waitMilliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw ControlSocketError("\(path): \(ControlSocketError.reason(errno))", code: errno)
+            let ready: Int32
+            do {
+                // Asked again after a signal for what is left of the wait (0 once it is over).
+                ready = try SystemCall.retrying("poll", path: path) {
+                    let wait = deadline.map { Int32(clamping: Int((max(0, $0 - Self.now()) * 1000).rounded(.up))) }
+                    return poll(&descriptor, 1, wait ?? -1)
+                }
+            } catch {
+                throw ControlSocketError("\(path): \(ControlSocketError.reason(error.code))", code: error.code)
             }
             if ready == 0 { continue }  // the deadline check above throws
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count > 0 {
-                buffer.append(contentsOf: chunk[..<count])
-            } else if count == 0 {
-                reachedEnd = true
-            } else if errno == ECONNRESET {
-                reachedEnd = true
-            } else if errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK {
-                throw ControlSocketError("\(path): \(ControlSocketError.reason(errno))", code: errno)
+            do {
+                let count = try SystemCall.retrying("recv", path: path) {
+                    chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                }
+                if count > 0 {
+                    buffer.append(contentsOf: chunk[..<count])
+                } else {
+                    reachedEnd = true
+                }
+            } catch {
+                switch error.code {
+                case ECONNRESET: reachedEnd = true
+                case EAGAIN, EWOULDBLOCK: break
+                default: throw ControlSocketError("\(path): \(ControlSocketError.reason(error.code))", code: error.code)
+                }
             }
         }
     }

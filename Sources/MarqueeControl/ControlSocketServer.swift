@@ -378,12 +378,17 @@ extension ControlSocketServer {
                 pollSet.append(pollfd(fd: connection.descriptor, events: events, revents: 0))
                 pollOrder.append(connection)
             }
-            let wait = deadline > now ? deadline - now : 0
-            let timeout: Int32 = deadline == .max ? -1 : Int32(clamping: (wait + 999_999) / 1_000_000)
-            let ready = pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
-            if ready < 0 {
-                if errno == EINTR { continue }
-                log(.warning, "control: poll failed (\(String(cString: strerror(errno)))); the control socket stops")
+            var waitFrom = now
+            do {
+                // After a signal, the poll is asked again for what is left until the deadline.
+                try SystemCall.retrying("poll") {
+                    let wait = deadline > waitFrom ? deadline - waitFrom : 0
+                    let timeout: Int32 = deadline == .max ? -1 : Int32(clamping: (wait + 999_999) / 1_000_000)
+                    defer { waitFrom = Self.monotonicNanoseconds() }
+                    return pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
+                }
+            } catch {
+                log(.warning, "control: poll failed (\(error.message)); the control socket stops")
                 break
             }
             let afterPoll = Self.monotonicNanoseconds()
@@ -449,13 +454,15 @@ extension ControlSocketServer {
     /// Accepts every waiting connection; returns until when accepting pauses (0: it does not).
     private func acceptAll(_ connections: inout [Int: ControlConnection], now: UInt64) -> UInt64 {
         while true {
-            let fd = UnixSocket.acceptNonBlocking(listener)
-            if fd < 0 {
-                switch errno {
-                case EINTR, ECONNABORTED: continue
+            let fd: Int32
+            do {
+                fd = try SystemCall.retrying("accept4") { UnixSocket.acceptNonBlocking(listener) }
+            } catch {
+                switch error.code {
+                case ECONNABORTED: continue
                 case EAGAIN, EWOULDBLOCK: return 0
                 default:
-                    log(.warning, "control: cannot accept a connection (\(String(cString: strerror(errno)))); trying again in 0.1 s")
+                    log(.warning, "control: cannot accept a connection (\(error.message)); trying again in 0.1 s")
                     return now + 100_000_000
                 }
             }

@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// The few socket calls the control socket needs that Swift's Glibc module does not spell out:
 /// `sockaddr_un` from a path, `accept4` (a GNU extension the module hides) and `SO_PEERCRED`'s
@@ -32,9 +33,11 @@ enum UnixSocket {
 
     static func connect(_ fd: Int32, to path: String) -> Int32 {
         withAddress(path) { address, length -> Int32 in
-            while true {
-                if Glibc.connect(fd, address, length) == 0 { return 0 }
-                if errno != EINTR { return errno }
+            do throws(SystemError) {
+                try SystemCall.retrying("connect", path: path) { Glibc.connect(fd, address, length) }
+                return 0
+            } catch {
+                return error.code
             }
         } ?? ENAMETOOLONG
     }
@@ -82,9 +85,10 @@ enum UnixSocket {
     static func discardUnread(_ fd: Int32) {
         var scratch = [UInt8](repeating: 0, count: 4096)
         for _ in 0..<64 {
-            let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count > 0 { continue }
-            if count < 0 && errno == EINTR { continue }
+            let count = try? SystemCall.retrying("recv") {
+                scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            }
+            if let count, count > 0 { continue }
             return
         }
     }

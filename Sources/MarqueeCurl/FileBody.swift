@@ -68,13 +68,13 @@ final class FileBody: BodySink {
         if let limit, bytesHeld + Int64(bytes.count) > limit { throw .tooLarge(limit) }
         var done = 0
         while done < bytes.count {
-            let count = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if count < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw Self.failure("cannot write \(path)", code)
+            do {
+                done += try SystemCall.retrying("write", path: path) {
+                    Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+                }
+            } catch {
+                throw Self.failure("cannot write \(path)", error.code)
             }
-            done += count
         }
         written += Int64(done)
     }

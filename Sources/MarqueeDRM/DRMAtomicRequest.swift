@@ -1,4 +1,5 @@
 import CDRM
+import MarqueeCore
 
 /// Owns one drmModeAtomicReq: a set of property changes committed all at once. Building one needs
 /// no device (libdrm only collects the changes), so tests build the requests the output would
@@ -17,7 +18,7 @@ final class DRMAtomicRequest {
     /// What was added, in order: what the commit asks of the driver.
     private(set) var changes: [Change] = []
 
-    init() throws(DRMError) {
+    init() throws(SystemError) {
         handle = try drmNonNull(drmModeAtomicAlloc(), "drmModeAtomicAlloc")
     }
 
@@ -25,7 +26,7 @@ final class DRMAtomicRequest {
         drmModeAtomicFree(handle)
     }
 
-    func add(_ object: DRMObjectProperties, _ name: String, _ value: UInt64) throws(DRMError) {
+    func add(_ object: DRMObjectProperties, _ name: String, _ value: UInt64) throws {
         let property = try object.id(name)
         try drmChecked(drmModeAtomicAddProperty(handle, object.objectID, property, value),
                        "drmModeAtomicAddProperty(\(object.objectID).\(name))")
@@ -37,7 +38,7 @@ final class DRMAtomicRequest {
         changes.last { $0.objectID == objectID && $0.name == name }?.value
     }
 
-    func commit(on device: DRMDevice, flags: UInt32, what: String) throws(DRMError) {
+    func commit(on device: DRMDevice, flags: UInt32, what: String) throws(SystemError) {
         try drmChecked(drmModeAtomicCommit(device.fd, handle, flags, nil), "drmModeAtomicCommit(\(what))")
     }
 }

@@ -22,7 +22,7 @@ final class DRMAtomicScanout: DRMScanout {
     /// The rotation values the primary plane offers (`rotate-0`, `rotate-180`, ...); none on many.
     var planeRotations: [(name: String, value: UInt64)] { plane.enumValues["rotation"] ?? [] }
 
-    init(device: DRMDevice, connectorID: UInt32, crtcID: UInt32, crtcIndex: Int, mode: drmModeModeInfo) throws(DRMError) {
+    init(device: DRMDevice, connectorID: UInt32, crtcID: UInt32, crtcIndex: Int, mode: drmModeModeInfo) throws {
         self.device = device
         connector = try DRMObjectProperties(device: device, objectID: connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR), kind: "connector")
         crtc = try DRMObjectProperties(device: device, objectID: crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC), kind: "CRTC")
@@ -36,17 +36,17 @@ final class DRMAtomicScanout: DRMScanout {
     /// The primary plane's properties, which the overlay plane's zpos is set against.
     var primaryPlane: DRMObjectProperties { plane }
 
-    func modeset(_ buffer: DRMDumbBuffer) throws(DRMError) {
+    func modeset(_ buffer: DRMDumbBuffer) throws {
         try modesetRequest(buffer).commit(on: device, flags: marquee_drm_mode_atomic_allow_modeset(), what: "modeset")
     }
 
     /// Asks the driver whether it would take this modeset (a turned plane, say) without doing it.
-    func testModeset(_ buffer: DRMDumbBuffer) throws(DRMError) {
+    func testModeset(_ buffer: DRMDumbBuffer) throws {
         try modesetRequest(buffer).commit(on: device, flags: marquee_drm_mode_atomic_allow_modeset() | marquee_drm_mode_atomic_test_only(),
                                           what: "test modeset")
     }
 
-    private func modesetRequest(_ buffer: DRMDumbBuffer) throws(DRMError) -> DRMAtomicRequest {
+    private func modesetRequest(_ buffer: DRMDumbBuffer) throws -> DRMAtomicRequest {
         let request = try DRMAtomicRequest()
         try request.add(connector, "CRTC_ID", UInt64(crtc.objectID))
         try request.add(crtc, "MODE_ID", UInt64(modeBlob.id))
@@ -58,14 +58,14 @@ final class DRMAtomicScanout: DRMScanout {
     }
 
     /// Flips the primary plane to `buffer`, with the overlay plane's staged change in the same commit.
-    func flip(to buffer: DRMDumbBuffer) throws(DRMError) {
+    func flip(to buffer: DRMDumbBuffer) throws {
         let request = try flipRequest(to: buffer)
         try request.commit(on: device, flags: marquee_drm_mode_page_flip_event() | marquee_drm_mode_atomic_nonblock(),
                            what: "flip to fb \(buffer.framebufferID)")
         overlay?.pendingChangeCommitted()
     }
 
-    func flipRequest(to buffer: DRMDumbBuffer) throws(DRMError) -> DRMAtomicRequest {
+    func flipRequest(to buffer: DRMDumbBuffer) throws -> DRMAtomicRequest {
         let request = try DRMAtomicRequest()
         try request.add(plane, "FB_ID", UInt64(buffer.framebufferID))
         try overlay?.addPendingChange(to: request)
@@ -73,7 +73,7 @@ final class DRMAtomicScanout: DRMScanout {
     }
 
     /// Takes the overlay plane off the screen at once (blocking), before the console comes back.
-    func hideOverlay() throws(DRMError) {
+    func hideOverlay() throws {
         guard let overlay, overlay.shown != nil else { return }
         try overlay.stage(nil)
         let request = try DRMAtomicRequest()
@@ -84,13 +84,13 @@ final class DRMAtomicScanout: DRMScanout {
 
     /// ACTIVE alone: the mode blob, the connector's routing and the plane's buffer stay in the
     /// state, so turning it on again shows the last picture with no new modeset of our own.
-    func setActive(_ active: Bool) throws(DRMError) {
+    func setActive(_ active: Bool) throws {
         let request = try DRMAtomicRequest()
         try request.add(crtc, "ACTIVE", active ? 1 : 0)
         try request.commit(on: device, flags: marquee_drm_mode_atomic_allow_modeset(), what: active ? "display on" : "display off")
     }
 
-    private func addPlane(to request: DRMAtomicRequest, _ buffer: DRMDumbBuffer) throws(DRMError) {
+    private func addPlane(to request: DRMAtomicRequest, _ buffer: DRMDumbBuffer) throws {
         try request.add(plane, "FB_ID", UInt64(buffer.framebufferID))
         try request.add(plane, "CRTC_ID", UInt64(crtc.objectID))
         // Source coordinates are 16.16 fixed point: the whole buffer, which has the CRTC's size, or

@@ -9,12 +9,12 @@ struct DRMCard {
 
     static let searchPaths = (0..<16).map { "/dev/dri/card\($0)" }
 
-    init(path: String) throws(DRMError) {
+    init(path: String) throws(SystemError) {
         try self.init(device: try DRMDevice(path: path))
     }
 
     /// Reads the connectors again on an open card (after a hotplug), probing each sink.
-    init(device: DRMDevice) throws(DRMError) {
+    init(device: DRMDevice) throws(SystemError) {
         self.device = device
         resources = try DRMResources(device: device)
         var connectors: [DRMConnector] = []
@@ -30,7 +30,7 @@ struct DRMCard {
 
     /// The first card with a connected screen; every card tried and why it was passed over
     /// otherwise, so "no screen" is explained (no /dev/dri, a render-only card, nothing plugged in).
-    static func firstConnected() -> Result<DRMCard, DRMError> {
+    static func firstConnected() -> Result<DRMCard, DRMRefusal> {
         var passedOver: [String] = []
         for path in searchPaths where access(path, F_OK) == 0 {
             do {
@@ -42,6 +42,6 @@ struct DRMCard {
             }
         }
         let why = passedOver.isEmpty ? "no /dev/dri/card* exists" : passedOver.joined(separator: "; ")
-        return .failure(DRMError(operation: "looking for a card with a connected screen", message: why))
+        return .failure(DRMRefusal(operation: "looking for a card with a connected screen", reason: why))
     }
 }

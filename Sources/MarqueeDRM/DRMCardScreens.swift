@@ -15,7 +15,7 @@ public final class DRMCardScreens: @unchecked Sendable {
     private var outputs: [DRMVideoOutput] = []
 
     /// Opens `devicePath`, or the first card with a connected connector, and becomes its master.
-    public init(devicePath: String?) throws(DRMError) {
+    public init(devicePath: String?) throws {
         card = if let devicePath { try DRMCard(path: devicePath) } else { try DRMCard.firstConnected().get() }
         try card.device.becomeMaster()
     }
@@ -27,7 +27,7 @@ public final class DRMCardScreens: @unchecked Sendable {
     /// With `waitsForConnector`, a connector with nothing plugged in gives an output paused as
     /// unplugged, whose picture comes up once a screen is plugged in.
     public func addScreen(options: DRMOutputOptions, log: DRMOutputLog = .silent,
-                          waitsForConnector: Bool = false) throws(DRMError) -> DRMVideoOutput {
+                          waitsForConnector: Bool = false) throws -> DRMVideoOutput {
         let ownsConsole = lock.withLock { outputs.isEmpty }
         let output = try DRMVideoOutput(card: card, options: options, log: log, ownsConsole: ownsConsole,
                                         waitsForConnector: waitsForConnector)
@@ -40,7 +40,7 @@ public final class DRMCardScreens: @unchecked Sendable {
 
     /// Restores every CRTC (the last screen added first) and drops master; the problems met.
     @discardableResult
-    public func close() -> [DRMError] {
+    public func close() -> [any Error] {
         let closing = lock.withLock { outputs.reversed() }
         return closing.flatMap { $0.close() }
     }

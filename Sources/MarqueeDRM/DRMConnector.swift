@@ -15,7 +15,7 @@ final class DRMConnector {
     /// `probing` (drmModeGetConnector) re-reads the sink's EDID, which a player starting on a screen
     /// that just powered up needs; without it (drmModeGetConnectorCurrent) the kernel's last known
     /// state is returned at no cost, which is what a periodic hotplug check wants.
-    init(device: DRMDevice, id: UInt32, probing: Bool = true) throws(DRMError) {
+    init(device: DRMDevice, id: UInt32, probing: Bool = true) throws(SystemError) {
         handle = probing
             ? try drmNonNull(drmModeGetConnector(device.fd, id), "drmModeGetConnector(\(id))")
             : try drmNonNull(drmModeGetConnectorCurrent(device.fd, id), "drmModeGetConnectorCurrent(\(id))")

@@ -1,5 +1,6 @@
 import CDRM
 import Glibc
+import MarqueeCore
 
 /// Owns one open DRM card's file descriptor; every other DRM owner keeps its device alive, so the
 /// fd is closed only after the buffers and blobs made on it are gone.
@@ -11,9 +12,8 @@ final class DRMDevice {
     /// Which screen drives which CRTC, so two screens on one card never pick the same one.
     let crtcClaims = DRMCrtcClaims()
 
-    init(path: String) throws(DRMError) {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { throw DRMError(code: errno, operation: "open(\(path))") }
+    init(path: String) throws(SystemError) {
+        let fd = try SystemCall.retrying("open", path: path) { open(path, O_RDWR | O_CLOEXEC) }
         self.fd = fd
         self.path = path
         // Made here, not lazily: present threads of several screens reach for it at once.
@@ -28,12 +28,12 @@ final class DRMDevice {
 
     /// The first opener of a card is master already; anyone else (a second player, a compositor
     /// still running) must ask, and fails with EBUSY/EACCES while another master holds it.
-    func becomeMaster() throws(DRMError) {
+    func becomeMaster() throws(SystemError) {
         if drmIsMaster(fd) != 0 { return }
         try drmChecked(drmSetMaster(fd), "drmSetMaster(\(path))")
     }
 
-    func dropMaster() throws(DRMError) {
+    func dropMaster() throws(SystemError) {
         try drmChecked(drmDropMaster(fd), "drmDropMaster(\(path))")
     }
 

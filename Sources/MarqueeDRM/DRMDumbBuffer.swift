@@ -26,7 +26,7 @@ final class DRMDumbBuffer {
     /// Rows are padded to the driver's pitch, not width * 4.
     let pitch: Int
 
-    init(device: DRMDevice, size: PixelSize, format: Format = .xrgb8888) throws(DRMError) {
+    init(device: DRMDevice, size: PixelSize, format: Format = .xrgb8888) throws(SystemError) {
         self.device = device
         self.size = size
         var handle: UInt32 = 0, pitch: UInt32 = 0, byteCount: UInt64 = 0
@@ -45,7 +45,7 @@ final class DRMDumbBuffer {
         guard let mapping, mapping != MAP_FAILED else {
             let code = errno
             drmModeDestroyDumbBuffer(device.fd, handle)
-            throw DRMError(code: code, operation: "mmap(dumb buffer \(handle), \(byteCount) bytes)")
+            throw SystemError(code: code, operation: "mmap(dumb buffer \(handle), \(byteCount) bytes)")
         }
         let handles: [UInt32] = [handle, 0, 0, 0], pitches: [UInt32] = [pitch, 0, 0, 0], offsets: [UInt32] = [0, 0, 0, 0]
         var framebufferID: UInt32 = 0

@@ -1,4 +1,5 @@
 import CDRM
+import MarqueeCore
 
 /// Owns a drmModeEncoder: which CRTC drives it now and which CRTCs could.
 final class DRMEncoder {
@@ -6,7 +7,7 @@ final class DRMEncoder {
     let crtcID: UInt32
     let possibleCrtcs: UInt32
 
-    init(device: DRMDevice, id: UInt32) throws(DRMError) {
+    init(device: DRMDevice, id: UInt32) throws(SystemError) {
         handle = try drmNonNull(drmModeGetEncoder(device.fd, id), "drmModeGetEncoder(\(id))")
         crtcID = handle.pointee.crtc_id
         possibleCrtcs = handle.pointee.possible_crtcs

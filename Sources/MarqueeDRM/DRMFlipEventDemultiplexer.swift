@@ -14,7 +14,7 @@ import MarqueeCore
 final class DRMFlipEventDemultiplexer: @unchecked Sendable {
     /// Waits at most `timeoutMilliseconds` for the fd to be readable, then reads what is queued:
     /// the CRTC ids of the flips completed (empty when none came in time).
-    typealias ReadEvents = (_ timeoutMilliseconds: Int32) -> Result<[UInt32], DRMError>
+    typealias ReadEvents = (_ timeoutMilliseconds: Int32) -> Result<[UInt32], SystemError>
 
     private let read: ReadEvents
     private let condition = MonotonicCondition()
@@ -35,7 +35,7 @@ final class DRMFlipEventDemultiplexer: @unchecked Sendable {
 
     /// Blocks until `crtcID`'s flip completed; false when it did not within the timeout. Any
     /// other CRTC's completion read meanwhile is kept for its own thread.
-    func waitForFlip(on crtcID: UInt32, timeoutMilliseconds: Int32) throws(DRMError) -> Bool {
+    func waitForFlip(on crtcID: UInt32, timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutMilliseconds))
         condition.lock()
         defer { condition.unlock() }

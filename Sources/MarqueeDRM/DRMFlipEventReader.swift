@@ -1,6 +1,7 @@
 import CDRM
 import Foundation
 import Glibc
+import MarqueeCore
 
 /// Reads a card's queued DRM events and returns the CRTC of each page-flip completion, for
 /// `DRMFlipEventDemultiplexer`.
@@ -10,12 +11,18 @@ enum DRMFlipEventReader {
     nonisolated(unsafe) private static var collected: [UInt32] = []
     private static let collecting = NSLock()
 
-    static func read(fd: Int32, path: String, timeoutMilliseconds: Int32) -> Result<[UInt32], DRMError> {
+    static func read(fd: Int32, path: String, timeoutMilliseconds: Int32) -> Result<[UInt32], SystemError> {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, timeoutMilliseconds)
-        if ready < 0 {
-            if errno == EINTR { return .success([]) }
-            return .failure(DRMError(code: errno, operation: "poll(\(path)) for a page-flip event"))
+        // A poll a signal interrupts is asked again for what is left of the wait, not all of it.
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutMilliseconds))
+        let ready: Int32
+        do {
+            ready = try SystemCall.retrying("poll", path: path) {
+                let left = (deadline - ContinuousClock.now) / .milliseconds(1)
+                return poll(&descriptor, 1, Int32(max(0, left.rounded(.up))))
+            }
+        } catch {
+            return .failure(error)
         }
         if ready == 0 { return .success([]) }
         var context = drmEventContext()
@@ -27,7 +34,7 @@ enum DRMFlipEventReader {
             collected.removeAll(keepingCapacity: true)
             let status = drmHandleEvent(fd, &context)
             if status != 0 {
-                return .failure(DRMError(code: errno, operation: "drmHandleEvent(\(path))"))
+                return .failure(SystemError(code: errno, operation: "drmHandleEvent", path: path))
             }
             return .success(collected)
         }

@@ -1,4 +1,5 @@
 import CDRM
+import CLinux
 import Foundation
 import MarqueeCore
 import Glibc
@@ -37,8 +38,11 @@ final class DRMHotplugMonitor: @unchecked Sendable {
         var descriptors = [pollfd(fd: wakeFDs[0], events: Int16(POLLIN), revents: 0),
                            pollfd(fd: ueventFD, events: Int16(POLLIN), revents: 0)]
         while true {
-            let ready = poll(&descriptors, nfds_t(descriptors.count), Self.checkInterval)
-            if ready < 0 && errno != EINTR { return }
+            do {
+                try SystemCall.retrying("poll") { poll(&descriptors, nfds_t(descriptors.count), Self.checkInterval) }
+            } catch {
+                return
+            }
             if descriptors[0].revents != 0 { return }
             if descriptors[1].revents != 0 {
                 // Only drm hotplug uevents matter; the rest (USB, input, sound) are drained.

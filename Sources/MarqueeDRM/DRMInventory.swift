@@ -6,13 +6,13 @@ import MarqueeCore
 /// works while a player or console owns the screen.
 public enum DRMInventory {
     /// One entry per /dev/dri/card* that exists: its facts, or why it could not be read.
-    public static func cards() -> [Result<DisplayCardInfo, DRMError>] {
+    public static func cards() -> [Result<DisplayCardInfo, SystemError>] {
         DRMCard.searchPaths.filter { access($0, F_OK) == 0 }.map { path in
-            Result { () throws(DRMError) -> DisplayCardInfo in try read(path: path) }
+            Result { () throws(SystemError) -> DisplayCardInfo in try read(path: path) }
         }
     }
 
-    private static func read(path: String) throws(DRMError) -> DisplayCardInfo {
+    private static func read(path: String) throws(SystemError) -> DisplayCardInfo {
         let device = try DRMDevice(path: path)
         // Without this cap the kernel hides primary and cursor planes from the list; the atomic one
         // also shows the CRTCs' ACTIVE property.

@@ -1,4 +1,5 @@
 import CDRM
+import MarqueeCore
 
 /// For drivers without atomic support: drmModeSetCrtc once, then drmModePageFlip per frame.
 final class DRMLegacyScanout: DRMScanout {
@@ -18,7 +19,7 @@ final class DRMLegacyScanout: DRMScanout {
         self.mode = mode
     }
 
-    func modeset(_ buffer: DRMDumbBuffer) throws(DRMError) {
+    func modeset(_ buffer: DRMDumbBuffer) throws {
         var connector = connectorID
         var mode = mode
         try drmChecked(drmModeSetCrtc(device.fd, crtcID, buffer.framebufferID, 0, 0, &connector, 1, &mode),
@@ -26,14 +27,14 @@ final class DRMLegacyScanout: DRMScanout {
     }
 
     /// The connector's DPMS property, as legacy userspace has always switched a screen off.
-    func setActive(_ active: Bool) throws(DRMError) {
+    func setActive(_ active: Bool) throws {
         let connector = try DRMObjectProperties(device: device, objectID: connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR), kind: "connector")
         let value = UInt64(active ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
         try drmChecked(drmModeConnectorSetProperty(device.fd, connectorID, try connector.id("DPMS"), value),
                        "DPMS \(active ? "on" : "off") on connector \(connectorID)")
     }
 
-    func flip(to buffer: DRMDumbBuffer) throws(DRMError) {
+    func flip(to buffer: DRMDumbBuffer) throws {
         try drmChecked(drmModePageFlip(device.fd, crtcID, buffer.framebufferID, marquee_drm_mode_page_flip_event(), nil),
                        "drmModePageFlip(crtc \(crtcID), fb \(buffer.framebufferID))")
     }

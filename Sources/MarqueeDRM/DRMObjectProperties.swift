@@ -1,4 +1,5 @@
 import CDRM
+import MarqueeCore
 
 /// One KMS object's properties (connector, CRTC, plane), read once: names mapped to ids, which
 /// atomic commits address by id and which differ between drivers, with their values and limits.
@@ -28,7 +29,7 @@ struct DRMObjectProperties {
         self.immutable = immutable
     }
 
-    init(device: DRMDevice, objectID: UInt32, type: UInt32, kind: String) throws(DRMError) {
+    init(device: DRMDevice, objectID: UInt32, type: UInt32, kind: String) throws(SystemError) {
         self.objectID = objectID
         let handle = try drmNonNull(drmModeObjectGetProperties(device.fd, objectID, type),
                                     "drmModeObjectGetProperties(\(kind) \(objectID))")
@@ -63,9 +64,9 @@ struct DRMObjectProperties {
         }
     }
 
-    func id(_ name: String) throws(DRMError) -> UInt32 {
+    func id(_ name: String) throws(DRMRefusal) -> UInt32 {
         guard let id = ids[name] else {
-            throw DRMError(operation: "property \(name) of object \(objectID)", message: "the driver does not offer it")
+            throw DRMRefusal(operation: "property \(name) of object \(objectID)", reason: "the driver does not offer it")
         }
         return id
     }

@@ -43,7 +43,7 @@ final class DRMOverlayPlane {
     /// Writes `picture` into the buffer not on screen (nil: nothing to write, the plane is to hide),
     /// for the next commit to show. A rectangle the driver has not taken yet is asked about first
     /// with a test-only commit: a refusal throws, and nothing is staged.
-    func stage(_ picture: OverlayPicture?) throws(DRMError) {
+    func stage(_ picture: OverlayPicture?) throws {
         // The flip that took it off screen has completed (the caller waited).
         retired = nil
         guard let picture else {
@@ -70,7 +70,7 @@ final class DRMOverlayPlane {
     }
 
     /// Adds the staged change, if any, to a flip's request.
-    func addPendingChange(to request: DRMAtomicRequest) throws(DRMError) {
+    func addPendingChange(to request: DRMAtomicRequest) throws {
         switch pending {
         case .show(let picture, let index)?:
             try Self.addShow(chosen, crtcID: crtcID, framebufferID: buffers[index].framebufferID, frame: picture.frame, to: request)
@@ -83,7 +83,7 @@ final class DRMOverlayPlane {
 
     /// Adds what the plane shows now to a modeset's request: the screen shown again after a VT
     /// switch comes back with its OSD (the console's own modeset turned the plane off).
-    func addShownState(to request: DRMAtomicRequest) throws(DRMError) {
+    func addShownState(to request: DRMAtomicRequest) throws {
         if let shown {
             try Self.addShow(chosen, crtcID: crtcID, framebufferID: shown.buffer.framebufferID, frame: shown.picture.frame, to: request)
         } else {
@@ -121,7 +121,7 @@ final class DRMOverlayPlane {
     /// The plane's properties for showing framebuffer `framebufferID` at `frame` of the CRTC:
     /// the whole buffer (source rectangle in 16.16 fixed point) at its own size, no scaling.
     static func addShow(_ chosen: DRMOverlayPlaneChoice.Chosen, crtcID: UInt32, framebufferID: UInt32, frame: PixelRect,
-                        to request: DRMAtomicRequest) throws(DRMError) {
+                        to request: DRMAtomicRequest) throws {
         let plane = chosen.properties
         try request.add(plane, "FB_ID", UInt64(framebufferID))
         try request.add(plane, "CRTC_ID", UInt64(crtcID))
@@ -138,7 +138,7 @@ final class DRMOverlayPlane {
     }
 
     /// Off: no framebuffer and no CRTC (the kernel wants both cleared together).
-    static func addHide(_ plane: DRMObjectProperties, to request: DRMAtomicRequest) throws(DRMError) {
+    static func addHide(_ plane: DRMObjectProperties, to request: DRMAtomicRequest) throws {
         try request.add(plane, "FB_ID", 0)
         try request.add(plane, "CRTC_ID", 0)
     }

@@ -1,4 +1,5 @@
 import Glibc
+import MarqueeCore
 
 /// One CRTC's page flip in flight: at most one at a time. Its completion is read from the card's
 /// fd through the device's demultiplexer, which other screens on the same card share.
@@ -25,13 +26,13 @@ final class DRMPageFlipWaiter {
     }
 
     /// Blocks until the pending flip (if any) completed.
-    func waitForPendingFlip() throws(DRMError) {
+    func waitForPendingFlip() throws(SystemError) {
         guard isFlipPending else { return }
         // Forgotten either way: after a timeout, the next commit will fail with EBUSY if it is
         // still queued, which reports the stuck driver rather than hiding it.
         defer { isFlipPending = false }
         guard try device.flipEvents.waitForFlip(on: crtcID, timeoutMilliseconds: Self.timeoutMilliseconds) else {
-            throw DRMError(code: ETIMEDOUT, operation: "waiting \(Self.timeoutMilliseconds) ms for a page-flip event on CRTC \(crtcID)")
+            throw SystemError(code: ETIMEDOUT, operation: "waiting \(Self.timeoutMilliseconds) ms for a page-flip event on CRTC \(crtcID)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import CDRM
+import MarqueeCore
 
 /// Owns a drmModePlane: which CRTCs it can feed (a bitmask over the card's CRTC list).
 final class DRMPlane {
@@ -7,7 +8,7 @@ final class DRMPlane {
     let possibleCrtcs: UInt32
     let formats: [UInt32]
 
-    init(device: DRMDevice, id: UInt32) throws(DRMError) {
+    init(device: DRMDevice, id: UInt32) throws(SystemError) {
         handle = try drmNonNull(drmModeGetPlane(device.fd, id), "drmModeGetPlane(\(id))")
         self.id = id
         possibleCrtcs = handle.pointee.possible_crtcs

@@ -1,11 +1,12 @@
 import CDRM
+import MarqueeCore
 
 /// Owns a drmModePlaneRes: the card's plane ids (all of them once universal planes are on).
 final class DRMPlaneResources {
     private let handle: drmModePlaneResPtr
     let planeIDs: [UInt32]
 
-    init(device: DRMDevice) throws(DRMError) {
+    init(device: DRMDevice) throws(SystemError) {
         handle = try drmNonNull(drmModeGetPlaneResources(device.fd), "drmModeGetPlaneResources(\(device.path))")
         planeIDs = Array(UnsafeBufferPointer(start: handle.pointee.planes, count: Int(handle.pointee.count_planes)))
     }
@@ -15,7 +16,7 @@ final class DRMPlaneResources {
     }
 
     /// Every plane's type, formats, CRTCs and properties, in the card's order.
-    func planes(device: DRMDevice) throws(DRMError) -> [DRMPlaneFacts] {
+    func planes(device: DRMDevice) throws(SystemError) -> [DRMPlaneFacts] {
         var planes: [DRMPlaneFacts] = []
         for id in planeIDs {
             let plane = try DRMPlane(device: device, id: id)
@@ -27,13 +28,13 @@ final class DRMPlaneResources {
 
     /// The primary plane that can feed the CRTC at `crtcIndex`: atomic modesets put the picture
     /// on a plane, and only the primary one must cover the whole screen on every driver.
-    static func primaryPlane(among planes: [DRMPlaneFacts], crtcIndex: Int) throws(DRMError) -> DRMObjectProperties {
+    static func primaryPlane(among planes: [DRMPlaneFacts], crtcIndex: Int) throws(DRMRefusal) -> DRMObjectProperties {
         let primary = planes.first { plane in
             plane.canFeed(crtcIndex: crtcIndex) && plane.formats.contains(marquee_drm_format_xrgb8888())
                 && plane.type == UInt64(DRM_PLANE_TYPE_PRIMARY)
         }
         guard let primary else {
-            throw DRMError(operation: "choosing a plane", message: "no primary XRGB8888 plane for CRTC index \(crtcIndex)")
+            throw DRMRefusal(operation: "choosing a plane", reason: "no primary XRGB8888 plane for CRTC index \(crtcIndex)")
         }
         return primary.properties
     }

@@ -1,4 +1,5 @@
 import CDRM
+import MarqueeCore
 
 /// Owns a property blob (the mode for an atomic MODE_ID); destroyed when the output closes, after
 /// the CRTC no longer uses it.
@@ -6,7 +7,7 @@ final class DRMPropertyBlob {
     private let device: DRMDevice
     let id: UInt32
 
-    init(device: DRMDevice, mode: drmModeModeInfo) throws(DRMError) {
+    init(device: DRMDevice, mode: drmModeModeInfo) throws(SystemError) {
         self.device = device
         var mode = mode
         var id: UInt32 = 0

@@ -1,4 +1,5 @@
 import CDRM
+import MarqueeCore
 
 /// Owns a drmModeRes: the card's connector, encoder and CRTC ids, copied out while it lives.
 final class DRMResources {
@@ -7,7 +8,7 @@ final class DRMResources {
     let crtcIDs: [UInt32]
     let encoderIDs: [UInt32]
 
-    init(device: DRMDevice) throws(DRMError) {
+    init(device: DRMDevice) throws(SystemError) {
         // ENOTSUP/EINVAL here means a render-only or non-KMS card.
         handle = try drmNonNull(drmModeGetResources(device.fd), "drmModeGetResources(\(device.path))")
         let res = handle.pointee

@@ -26,18 +26,18 @@ final class DRMScreen {
 
     /// Chooses the connector and mode `options` ask for among `card`'s, and the CRTC to drive it;
     /// nothing is shown until `show(copying:)`.
-    init(card: DRMCard, options: DRMOutputOptions) throws(DRMError) {
+    init(card: DRMCard, options: DRMOutputOptions) throws {
         let device = card.device
         let connectorChoice: ConnectorChoice
         switch ConnectorChoice.choose(options.connector, from: card.connectors.map(\.candidate)) {
         case .success(let choice): connectorChoice = choice
-        case .failure(let failure): throw DRMError(operation: "choosing a connector on \(device.path)", message: "\(failure)")
+        case .failure(let failure): throw DRMRefusal(operation: "choosing a connector on \(device.path)", reason: "\(failure)")
         }
         let connector = card.connectors[connectorChoice.index]
         let modeChoice: DisplayModeChoice
         switch DisplayModeChoice.choose(options.mode, from: connector.modes) {
         case .success(let choice): modeChoice = choice
-        case .failure(let failure): throw DRMError(operation: "choosing a mode on \(connector.name)", message: "\(failure)")
+        case .failure(let failure): throw DRMRefusal(operation: "choosing a mode on \(connector.name)", reason: "\(failure)")
         }
         let modeInfo = connector.modeInfos[modeChoice.index]
         let (crtcID, crtcIndex) = try Self.crtc(for: connector, card: card)
@@ -93,7 +93,7 @@ final class DRMScreen {
     /// Buffers of the turned size when the primary plane offers `rotation` and the driver accepts
     /// the modeset with it (asked with a test-only commit); nil: the player turns pictures itself.
     private static func planeRotation(_ rotation: Rotation, scanout: DRMAtomicScanout, device: DRMDevice,
-                                      modeSize: PixelSize) throws(DRMError) -> [DRMDumbBuffer]? {
+                                      modeSize: PixelSize) throws -> [DRMDumbBuffer]? {
         let offered = scanout.planeRotations
         guard case .hardware(let name) = PlaneRotationChoice.choose(rotation, supported: offered.map(\.name)),
               let bit = offered.first(where: { $0.name == name })?.value else { return nil }
@@ -115,7 +115,7 @@ final class DRMScreen {
 
     /// The CRTC already driving the connector (no flicker: the console's), else the first free
     /// one its encoders can use. A CRTC another screen of this process drives is not free.
-    private static func crtc(for connector: DRMConnector, card: DRMCard) throws(DRMError) -> (UInt32, Int) {
+    private static func crtc(for connector: DRMConnector, card: DRMCard) throws -> (UInt32, Int) {
         let crtcs = card.resources.crtcIDs
         let claims = card.device.crtcClaims
         if connector.currentEncoderID != 0 {
@@ -130,13 +130,13 @@ final class DRMScreen {
                 return (crtcs[index], index)
             }
         }
-        throw DRMError(operation: "choosing a CRTC for \(connector.name)", message: "none of its encoders can use a CRTC")
+        throw DRMRefusal(operation: "choosing a CRTC for \(connector.name)", reason: "none of its encoders can use a CRTC")
     }
 
     /// The modeset: puts the front buffer on screen, blocking until it is there. The front buffer
     /// shows `previous` (the last picture of the screen this one replaces) when it has the same
     /// size, else the background.
-    func show(copying previous: DRMScreen?, background: RGBColor) throws(DRMError) {
+    func show(copying previous: DRMScreen?, background: RGBColor) throws {
         let front = buffers[1 - back].pixelBuffer
         if let previous, previous.size == size {
             previous.frontBuffer.copy(to: front)
@@ -156,14 +156,14 @@ final class DRMScreen {
     }
 
     /// Display power; the pending flip completes first, since an inactive CRTC sends no event.
-    func setActive(_ active: Bool) throws(DRMError) {
+    func setActive(_ active: Bool) throws {
         try flips.waitForPendingFlip()
         isPrepared = false
         try scanout.setActive(active)
     }
 
     /// Modesets again with what was last shown: after a VT switch or a lost master.
-    func reshow() throws(DRMError) {
+    func reshow() throws {
         try scanout.modeset(buffers[1 - back])
     }
 
@@ -187,9 +187,9 @@ final class DRMScreen {
     /// Writes the OSD picture (nil: hide it) for the overlay plane to show with the next flip;
     /// waits first for the last flip, since until then the plane may scan out the buffer written.
     /// Throws when there is no overlay plane or the driver refuses this one (a test-only commit).
-    func stageOverlay(_ picture: OverlayPicture?) throws(DRMError) {
+    func stageOverlay(_ picture: OverlayPicture?) throws {
         guard let overlay = scanout.overlay else {
-            throw DRMError(operation: "osd", message: "no overlay plane on this screen")
+            throw DRMRefusal(operation: "osd", reason: "no overlay plane on this screen")
         }
         try flips.waitForPendingFlip()
         try overlay.stage(picture)
@@ -197,15 +197,15 @@ final class DRMScreen {
 
     /// Why the last flip left the OSD's staged change out: the driver refused the commit with it,
     /// and the flip went through without it (the plane hidden). Read once by the output.
-    private(set) var overlayRefusal: DRMError?
+    private(set) var overlayRefusal: (any Error)?
 
-    func takeOverlayRefusal() -> DRMError? {
+    func takeOverlayRefusal() -> (any Error)? {
         defer { overlayRefusal = nil }
         return overlayRefusal
     }
 
     /// Takes the OSD off the screen at once, before the console is put back on the CRTC.
-    func hideOverlay() throws(DRMError) {
+    func hideOverlay() throws {
         try flips.waitForPendingFlip()
         try (scanout as? DRMAtomicScanout)?.hideOverlay()
     }
@@ -220,13 +220,13 @@ final class DRMScreen {
     }
 
     /// Flips to what `prepare` drew; nothing when nothing is prepared.
-    func showPrepared() throws(DRMError) {
+    func showPrepared() throws {
         guard isPrepared else { return }
         isPrepared = false
         do {
             flips.flipWillQueue()
             try scanout.flip(to: buffers[back])
-        } catch let error where error.code != EACCES && error.code != EPERM && scanout.overlay?.hasPendingChange == true {
+        } catch where !drmLostMaster(error) && scanout.overlay?.hasPendingChange == true {
             // The driver took the plane in a test-only commit but not with this flip: the frame
             // goes up without the OSD's change (the plane hidden), once, and the output stops
             // using the plane rather than fail every frame. A lost master is not the plane's fault.
@@ -234,7 +234,7 @@ final class DRMScreen {
             scanout.overlay?.dropPendingChange()
             do {
                 try scanout.flip(to: buffers[back])
-            } catch let error where error.code != EACCES && error.code != EPERM && scanout.overlay?.hasPendingChange == true {
+            } catch where !drmLostMaster(error) && scanout.overlay?.hasPendingChange == true {
                 // Not even hiding it: the plane is left as it is, never named in a commit again.
                 scanout.overlay?.forgetPendingChange()
                 try scanout.flip(to: buffers[back])

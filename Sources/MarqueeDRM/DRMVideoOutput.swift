@@ -91,7 +91,7 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
     /// The console is on another VT: the card's master is someone else's.
     var isSwitchedAway: Bool { lock.withLock { pauses.contains(.switchedAway) } }
 
-    public convenience init(options: DRMOutputOptions, log: DRMOutputLog = .silent) throws(DRMError) {
+    public convenience init(options: DRMOutputOptions, log: DRMOutputLog = .silent) throws {
         let card: DRMCard
         if let path = options.devicePath {
             card = try DRMCard(path: path)
@@ -106,7 +106,7 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
     /// unplugged, the player draws for the mode's size (1920x1080 for `preferred`) meanwhile, and
     /// the picture comes up once a screen is plugged in (the hotplug check), in software rotation.
     init(card: DRMCard, options: DRMOutputOptions, log: DRMOutputLog, ownsConsole: Bool,
-         waitsForConnector: Bool = false) throws(DRMError) {
+         waitsForConnector: Bool = false) throws {
         self.ownsConsole = ownsConsole
         self.options = options
         self.log = log
@@ -197,7 +197,7 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
             try screen.stageOverlay(wantedOverlay)
             overlayOutOfDate = false
             return true
-        } catch where error.code == EACCES || error.code == EPERM {
+        } catch where drmLostMaster(error) {
             // Not the plane's fault: someone else is master; staged again once the picture is back.
             pauses.insert(.masterLost)
             log.warning("display: lost DRM master (\(error)); the picture pauses until it is back")
@@ -210,7 +210,7 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
 
     /// The one warning when the driver will not show the OSD's plane; the plane is hidden with the
     /// next flip and never staged again.
-    private func refuseOverlay(_ error: DRMError, on screen: DRMScreen) {
+    private func refuseOverlay(_ error: any Error, on screen: DRMScreen) {
         guard !overlayRefused else { return }
         overlayRefused = true
         overlayOutOfDate = false
@@ -238,11 +238,11 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
     /// Runs `body` on the screen unless the picture is paused; a lost master pauses it.
     private func whileShowing(_ body: (DRMScreen) throws -> Void) throws {
         try lock.withLock {
-            guard card != nil else { throw DRMError(operation: "present", message: "the DRM output is closed") }
+            guard card != nil else { throw DRMRefusal(operation: "present", reason: "the DRM output is closed") }
             guard pauses.isEmpty, let screen, screen.size == sizeGivenToPlayer else { return }
             do {
                 try body(screen)
-            } catch let error as DRMError where error.code == EACCES || error.code == EPERM {
+            } catch where drmLostMaster(error) {
                 // Someone else is master now (a VT switch without VT_PROCESS, a compositor);
                 // the hotplug thread asks for master back every few seconds.
                 pauses.insert(.masterLost)
@@ -256,7 +256,7 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
     /// the reason ends. On shows the last picture again at once.
     public func setDisplayPower(on: Bool) throws {
         try lock.withLock {
-            guard card != nil else { throw DRMError(operation: "display power", message: "the DRM output is closed") }
+            guard card != nil else { throw DRMRefusal(operation: "display power", reason: "the DRM output is closed") }
             guard let screen else {
                 // Nothing plugged in yet: the wish is kept for when a screen is.
                 if on { pauses.remove(.poweredOff) } else { pauses.insert(.poweredOff) }
@@ -362,30 +362,30 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
     /// Puts back what the screen showed before (the console), frees the buffers and drops master.
     /// Idempotent; the deinit calls it too. Errors are returned, not thrown: closing goes on.
     @discardableResult
-    public func close() -> [DRMError] {
+    public func close() -> [any Error] {
         // Outside the lock: the hotplug thread's last check takes it.
         hotplug?.stop()
         hotplug = nil
-        var problems: [DRMError] = []
+        var problems: [any Error] = []
         lock.withLock {
             guard let card else { return }
             if let screen {
-                do throws(DRMError) { try screen.flips.waitForPendingFlip() } catch { problems.append(error) }
+                do { try screen.flips.waitForPendingFlip() } catch { problems.append(error) }
                 // The console's SetCrtc knows no planes: the OSD's would stay over it.
                 if !pauses.contains(.switchedAway) {
-                    do throws(DRMError) { try screen.hideOverlay() } catch { problems.append(error) }
+                    do { try screen.hideOverlay() } catch { problems.append(error) }
                 }
                 // Restore before freeing the buffers: removing the framebuffer on screen would
                 // switch the CRTC off instead. Not while another VT owns the screen.
                 if !pauses.contains(.switchedAway) {
-                    do throws(DRMError) { try savedCrtc?.restore(connectorID: screen.connectorID) } catch { problems.append(error) }
+                    do { try savedCrtc?.restore(connectorID: screen.connectorID) } catch { problems.append(error) }
                 }
             }
             savedCrtc = nil
             screen = nil
             // The other screens on this card close first, while master is still ours.
             if ownsConsole && !pauses.contains(.switchedAway) {
-                do throws(DRMError) { try card.device.dropMaster() } catch { problems.append(error) }
+                do { try card.device.dropMaster() } catch { problems.append(error) }
             }
             self.card = nil
         }

@@ -1,6 +1,7 @@
-import CDRM
+import CLinux
 import Dispatch
 import Glibc
+import MarqueeCore
 
 /// The text console on the VT the player shows on: switched to graphics mode while playing, so
 /// neither its text nor its cursor is drawn over the picture, and put back to text on close.
@@ -23,35 +24,35 @@ final class VirtualTerminal {
     /// The VT to hide: the process's own terminal when that is a VT (a systemd unit with
     /// TTYPath=/dev/tty1 gives its user that one), else the VT on screen, found through /dev/tty0
     /// (root or the tty group). A failure means playing on without console control.
-    static func active() -> Result<VirtualTerminal, DRMError> {
+    static func active() -> Result<VirtualTerminal, SystemError> {
         if isatty(STDIN_FILENO) != 0, let name = ttyname(STDIN_FILENO).map({ String(cString: $0) }),
            name.hasPrefix("/dev/tty"), Int(name.dropFirst("/dev/tty".count)) != nil,
            let own = try? VirtualTerminal(path: name) {
             return .success(own)
         }
         let console = open("/dev/tty0", O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard console >= 0 else { return .failure(DRMError(code: errno, operation: "open(/dev/tty0)")) }
+        guard console >= 0 else { return .failure(SystemError(code: errno, operation: "open", path: "/dev/tty0")) }
         let number = marquee_vt_active_number(console)
         let code = errno
         Glibc.close(console)
-        guard number > 0 else { return .failure(DRMError(code: code, operation: "VT_GETSTATE on /dev/tty0")) }
-        return Result { () throws(DRMError) in try VirtualTerminal(path: "/dev/tty\(number)") }
+        guard number > 0 else { return .failure(SystemError(code: code, operation: "VT_GETSTATE", path: "/dev/tty0")) }
+        return Result { () throws(SystemError) in try VirtualTerminal(path: "/dev/tty\(number)") }
     }
 
-    init(path: String) throws(DRMError) {
+    init(path: String) throws(SystemError) {
         fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw DRMError(code: errno, operation: "open(\(path))") }
+        guard fd >= 0 else { throw SystemError(code: errno, operation: "open", path: path) }
         self.path = path
         previousMode = marquee_kd_get_mode(fd)
         guard marquee_kd_set_graphics(fd) == 0 else {
             let code = errno
             Glibc.close(fd)
-            throw DRMError(code: code, operation: "KDSETMODE KD_GRAPHICS on \(path)")
+            throw SystemError(code: code, operation: "KDSETMODE KD_GRAPHICS", path: path)
         }
     }
 
     /// Asks the kernel to signal VT switches instead of switching under us. Returns why not, if not.
-    func handleSwitches(onRelease: @escaping @Sendable () -> Void, onAcquire: @escaping @Sendable () -> Void) -> DRMError? {
+    func handleSwitches(onRelease: @escaping @Sendable () -> Void, onAcquire: @escaping @Sendable () -> Void) -> SystemError? {
         let fd = self.fd
         for (number, action) in [(Self.releaseSignal, { onRelease(); _ = marquee_vt_allow_release(fd) }),
                                  (Self.acquireSignal, { _ = marquee_vt_acknowledge_acquire(fd); onAcquire() })] {
@@ -62,7 +63,7 @@ final class VirtualTerminal {
             signalSources.append(source)
         }
         guard marquee_vt_set_process_mode(fd, Self.releaseSignal, Self.acquireSignal) == 0 else {
-            return DRMError(code: errno, operation: "VT_SETMODE VT_PROCESS on \(path)")
+            return SystemError(code: errno, operation: "VT_SETMODE VT_PROCESS", path: path)
         }
         return nil
     }

@@ -1,3 +1,5 @@
+import CLinux
+
 /// What inotify reports about /dev/input, parsed from its records.
 struct DirectoryChange: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
@@ -18,15 +20,14 @@ struct DirectoryChange: Sendable, Equatable {
     /// The entry's name in the directory (`event5`); empty for overflowed and watchEnded.
     var name: String
 
-    // sys/inotify.h values (kernel ABI).
-    static let inAttrib: UInt32 = 0x0000_0004
-    static let inMovedFrom: UInt32 = 0x0000_0040
-    static let inMovedTo: UInt32 = 0x0000_0080
-    static let inCreate: UInt32 = 0x0000_0100
-    static let inDelete: UInt32 = 0x0000_0200
-    static let inDeleteSelf: UInt32 = 0x0000_0400
-    static let inQueueOverflow: UInt32 = 0x0000_4000
-    static let inIgnored: UInt32 = 0x0000_8000
+    static let inAttrib = UInt32(IN_ATTRIB)
+    static let inMovedFrom = UInt32(IN_MOVED_FROM)
+    static let inMovedTo = UInt32(IN_MOVED_TO)
+    static let inCreate = UInt32(IN_CREATE)
+    static let inDelete = UInt32(IN_DELETE)
+    static let inDeleteSelf = UInt32(IN_DELETE_SELF)
+    static let inQueueOverflow = UInt32(IN_Q_OVERFLOW)
+    static let inIgnored = UInt32(IN_IGNORED)
     /// What the monitor asks inotify for.
     static let watchMask: UInt32 = inCreate | inAttrib | inDelete | inMovedTo | inMovedFrom | inDeleteSelf
 

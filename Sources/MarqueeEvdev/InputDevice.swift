@@ -13,14 +13,13 @@ final class InputDevice {
     /// Opens `path` non-blocking (the input thread waits in poll, never in read), reads what the
     /// device is and which keys it has, and has the kernel stamp events with CLOCK_MONOTONIC so
     /// numeric-entry timeouts do not jump with the wall clock.
-    init(path: String) throws(InputDeviceError) {
-        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw InputDeviceError(code: errno, operation: "open(\(path))") }
+    init(path: String) throws(SystemError) {
+        let fd = try SystemCall.retrying("open", path: path) { Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         var created: OpaquePointer?
         let result = libevdev_new_from_fd(fd, &created)
         guard result == 0, let created else {
             close(fd)
-            throw InputDeviceError(code: -result, operation: "libevdev_new_from_fd(\(path))")
+            throw SystemError(code: -result, operation: "libevdev_new_from_fd", path: path)
         }
         fileDescriptor = fd
         handle = created
@@ -35,9 +34,9 @@ final class InputDevice {
     }
 
     /// EVIOCGRAB: only this process receives the device's events (not the console behind the video).
-    func grab() throws(InputDeviceError) {
+    func grab() throws(SystemError) {
         let result = libevdev_grab(handle, LIBEVDEV_GRAB)
-        guard result == 0 else { throw InputDeviceError(code: -result, operation: "EVIOCGRAB(\(info.path))") }
+        guard result == 0 else { throw SystemError(code: -result, operation: "EVIOCGRAB", path: info.path) }
         isGrabbed = true
     }
 
@@ -47,7 +46,7 @@ final class InputDevice {
         case reports([EvdevReport])
         /// The device is gone (ENODEV: unplugged) or unreadable; the caller closes it. Reports read
         /// before the failure come with it.
-        case failed([EvdevReport], InputDeviceError)
+        case failed([EvdevReport], SystemError)
     }
 
     /// Most events one pass takes from one device, so a flooding device cannot starve the others.
@@ -68,7 +67,7 @@ final class InputDevice {
                 break
             }
             if status < 0 {
-                return .failed(reports, InputDeviceError(code: -status, operation: "read(\(info.path))"))
+                return .failed(reports, SystemError(code: -status, operation: "read", path: info.path))
             }
             let isSyncStatus = status == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue)
             if isSyncStatus && !syncing {

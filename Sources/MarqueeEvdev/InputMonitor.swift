@@ -1,4 +1,5 @@
 import CEvdev
+import CLinux
 import Foundation
 import Glibc
 import MarqueeCore
@@ -157,10 +158,10 @@ public final class InputMonitor: @unchecked Sendable {
             descriptors += paths.map { pollfd(fd: reading[$0]!.device.fileDescriptor, events: Int16(POLLIN), revents: 0) }
             // A negative fd (no inotify) is skipped by poll.
             let timeout: Int32 = retrying.isEmpty ? -1 : Int32(Self.retryInterval.components.attoseconds / 1_000_000_000_000_000)
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                log(.warning, "input: poll failed: \(String(cString: strerror(errno))); keys are no longer read")
+            do {
+                try SystemCall.retrying("poll") { poll(&descriptors, nfds_t(descriptors.count), timeout) }
+            } catch {
+                log(.warning, "input: poll failed: \(error.message); keys are no longer read")
                 return
             }
             if descriptors[0].revents != 0 { return }
@@ -174,13 +175,13 @@ public final class InputMonitor: @unchecked Sendable {
 
     private func readKeys(from path: String, revents: Int16) {
         guard let device = reading[path] else { return }
-        let failure: InputDeviceError?
+        let failure: SystemError?
         switch device.device.read() {
         case .reports(let reports):
             handle(reports, from: device)
             // Hung up without an error from read: nothing more will come; do not poll it in a loop.
             let hungUp = revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
-            failure = hungUp ? InputDeviceError(code: ENODEV, operation: "poll(\(path))") : nil
+            failure = hungUp ? SystemError(code: ENODEV, operation: "poll", path: path) : nil
         case .failed(let reports, let error):
             handle(reports, from: device)
             failure = error

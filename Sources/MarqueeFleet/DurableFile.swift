@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import MarqueeCore
 
 /// The file operations that make the cache survive a power cut or kill -9: a file is fsync'ed
 /// before it is renamed into place, and the directory after, so after a crash a name points either
@@ -25,12 +26,13 @@ public enum DurableFile {
         var written = 0
         let writeError: Int32? = data.withUnsafeBytes { bytes in
             while written < bytes.count {
-                let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return errno
+                do throws(SystemError) {
+                    written += try SystemCall.retrying("write", path: temporary) {
+                        write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                    }
+                } catch {
+                    return error.code
                 }
-                written += count
             }
             return fsync(descriptor) == 0 ? nil : errno
         }

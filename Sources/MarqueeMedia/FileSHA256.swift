@@ -19,12 +19,15 @@ public struct FileSHA256: FileDigesting {
         return try Self.digest { update in
             var buffer = [UInt8](repeating: 0, count: Self.chunkBytes)
             while true {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count == 0 { return }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw DigestError("sha256: cannot read \(path): \(Self.reason(errno))")
+                let count: Int
+                do throws(SystemError) {
+                    count = try SystemCall.retrying("read", path: path) {
+                        buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    }
+                } catch {
+                    throw DigestError("sha256: cannot read \(path): \(Self.reason(error.code))")
                 }
+                if count == 0 { return }
                 update(buffer, count)
             }
         }

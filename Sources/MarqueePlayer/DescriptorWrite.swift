@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeCore
 
 /// A whole write to a file descriptor that reports failure instead of trapping or raising a signal.
 /// Marquee ignores SIGPIPE, so a reader that went away (`| head -1`, a journald restart) shows
@@ -11,10 +12,11 @@ public enum DescriptorWrite {
             guard var base = buffer.baseAddress else { return nil }
             var remaining = buffer.count
             while remaining > 0 {
-                let written = write(descriptor, base, remaining)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
+                let written: Int
+                do throws(SystemError) {
+                    written = try SystemCall.retrying("write") { write(descriptor, base, remaining) }
+                } catch {
+                    return error.code
                 }
                 // A device that takes nothing and reports no error would loop for ever.
                 if written == 0 { return EIO }

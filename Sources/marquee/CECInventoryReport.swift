@@ -1,12 +1,13 @@
 import Foundation
 import MarqueeCEC
+import MarqueeCore
 import MarqueeSession
 
 /// `marquee probe` without media: the HDMI-CEC adapters (`/dev/cecN`), for an operator choosing
 /// `display.cec`: which driver, where on the HDMI tree, which addresses are claimed, and which DRM
 /// connector each belongs to (what `display.cec: auto` matches).
 enum CECInventoryReport {
-    static func text(_ adapters: [Result<CECAdapterFacts, CECError>]) -> String {
+    static func text(_ adapters: [Result<CECAdapterFacts, SystemError>]) -> String {
         guard !adapters.isEmpty else { return "cec: no HDMI-CEC adapters (/dev/cec* does not exist)" }
         var lines: [String] = []
         for adapter in adapters {
@@ -28,7 +29,7 @@ enum CECInventoryReport {
 
     /// `{"adapters":[...]}`: each adapter's facts, or `{"error":...}` for one that could not be read.
     /// `physicalAddress` is null when there is none; `connector` is null when the driver does not say.
-    static func object(_ adapters: [Result<CECAdapterFacts, CECError>]) -> [String: Any] {
+    static func object(_ adapters: [Result<CECAdapterFacts, SystemError>]) -> [String: Any] {
         let objects: [[String: Any]] = adapters.map { adapter in
             switch adapter {
             case .failure(let error):

@@ -6,7 +6,7 @@ import MarqueeSession
 /// `marquee probe` without media: the display hardware, as aligned text an operator reads when the
 /// wrong connector or mode came up, or as the `display` part of `--json` (the same facts).
 enum DisplayInventoryReport {
-    static func text(_ cards: [Result<DisplayCardInfo, DRMError>]) -> String {
+    static func text(_ cards: [Result<DisplayCardInfo, SystemError>]) -> String {
         guard !cards.isEmpty else { return "display: no DRM cards (/dev/dri/card* does not exist)" }
         var lines: [String] = []
         for card in cards {
@@ -38,7 +38,7 @@ enum DisplayInventoryReport {
 
     /// `{"cards":[...]}`: each card's facts, or `{"error":...}` for a card that could not be read.
     /// Modes are spelled as in the text (`1280x800@75`); `preferredMode` is null when none is flagged.
-    static func object(_ cards: [Result<DisplayCardInfo, DRMError>]) -> [String: Any] {
+    static func object(_ cards: [Result<DisplayCardInfo, SystemError>]) -> [String: Any] {
         let cardObjects: [[String: Any]] = cards.map { card in
             switch card {
             case .failure(let error):

@@ -17,7 +17,7 @@ enum ScreenInventoryReport {
         let problem: String?
     }
 
-    static func lines(_ screens: [ScreenConfiguration], cards: [Result<DisplayCardInfo, DRMError>]) -> [Line] {
+    static func lines(_ screens: [ScreenConfiguration], cards: [Result<DisplayCardInfo, SystemError>]) -> [Line] {
         let known = cards.compactMap { try? $0.get() }
         return screens.map { screen in
             for card in known {

@@ -1,4 +1,4 @@
-import CTimerFD
+import CLinux
 import Foundation
 import MarqueeSession
 

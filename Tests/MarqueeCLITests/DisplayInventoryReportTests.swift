@@ -33,11 +33,11 @@ import Testing
     }
 
     @Test func aCardThatCannotBeOpenedIsListedWithItsError() throws {
-        let error = DRMError(code: EACCES, operation: "open(/dev/dri/card1)")
+        let error = SystemError(code: EACCES, operation: "open", path: "/dev/dri/card1")
 
         let json = ProbeCommand.serialised(DisplayInventoryReport.object([.failure(error)]))
 
-        #expect(json == #"{"cards":[{"error":"open(/dev/dri/card1) failed: Permission denied (errno 13)"}]}"#)
+        #expect(json == #"{"cards":[{"error":"open /dev/dri/card1: Permission denied (errno 13)"}]}"#)
     }
 
     @Test func noCardsIsAnEmptyList() {

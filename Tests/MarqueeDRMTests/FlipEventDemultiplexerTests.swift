@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeCore
 @testable import MarqueeDRM
 import Testing
 
@@ -19,7 +20,7 @@ import Testing
             }
         }
 
-        func read(timeoutMilliseconds: Int32) -> Result<[UInt32], DRMError> {
+        func read(timeoutMilliseconds: Int32) -> Result<[UInt32], SystemError> {
             condition.withLock {
                 let deadline = Date(timeIntervalSinceNow: Double(timeoutMilliseconds) / 1000)
                 while queued.isEmpty && condition.wait(until: deadline) {}
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func aReadErrorIsThrownToTheReader() {
-        let events = DRMFlipEventDemultiplexer { _ in .failure(DRMError(code: EIO, operation: "read")) }
-        #expect(throws: DRMError.self) { try events.waitForFlip(on: 1, timeoutMilliseconds: 100) }
+        let events = DRMFlipEventDemultiplexer { _ in .failure(SystemError(code: EIO, operation: "read")) }
+        #expect(throws: SystemError.self) { try events.waitForFlip(on: 1, timeoutMilliseconds: 100) }
     }
 }

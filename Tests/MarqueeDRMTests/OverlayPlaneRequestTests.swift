@@ -52,7 +52,7 @@ import Testing
     @Test func aMissingPropertyIsAnError() throws {
         let bare = DRMObjectProperties(objectID: 42, ids: ["FB_ID": 1])
         let request = try DRMAtomicRequest()
-        #expect(throws: DRMError.self) { try DRMOverlayPlane.addHide(bare, to: request) }
+        #expect(throws: DRMRefusal.self) { try DRMOverlayPlane.addHide(bare, to: request) }
         #expect(request.changes == [Change(objectID: 42, name: "FB_ID", value: 0)])
     }
 }

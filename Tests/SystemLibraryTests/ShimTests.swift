@@ -3,6 +3,7 @@ import CCEC
 import CDRM
 import CEvdev
 import CFFmpeg
+import CLinux
 import Glibc
 import MarqueeCore
 import Testing
@@ -60,6 +61,14 @@ import Testing
         #expect(marquee_drm_mode_atomic_allow_modeset() == 0x0400)
     }
 
+    @Test func libdrmLinks() {
+        // No /dev/dri on build machines: libdrm must say so rather than crash.
+        #expect(drmAvailable() == 0 || drmAvailable() == 1)
+    }
+}
+
+/// CLinux: the kernel interfaces several modules share.
+@Suite struct LinuxShimTests {
     @Test func consoleModesAndSignalsHaveTheKernelsValues() {
         // linux/kd.h: KD_TEXT 0, KD_GRAPHICS 1; VT signals are real-time ones, past SIGUSR1/2.
         #expect(marquee_kd_text() == 0)
@@ -78,9 +87,22 @@ import Testing
         if fd >= 0 { close(fd) }
     }
 
-    @Test func libdrmLinks() {
-        // No /dev/dri on build machines: libdrm must say so rather than crash.
-        #expect(drmAvailable() == 0 || drmAvailable() == 1)
+    @Test func inotifyMasksAreTheKernelABI() {
+        // What DirectoryChange parses and the input monitor asks for, no longer copied by hand.
+        #expect(UInt32(IN_ATTRIB) == 0x4 && UInt32(IN_CLOSE_WRITE) == 0x8)
+        #expect(UInt32(IN_MOVED_FROM) == 0x40 && UInt32(IN_MOVED_TO) == 0x80)
+        #expect(UInt32(IN_CREATE) == 0x100 && UInt32(IN_DELETE) == 0x200 && UInt32(IN_DELETE_SELF) == 0x400)
+        #expect(UInt32(IN_Q_OVERFLOW) == 0x4000 && UInt32(IN_IGNORED) == 0x8000)
+    }
+
+    @Test func eventfdAndTimerfdOpen() {
+        let wake = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        #expect(wake >= 0, "eventfd: errno \(errno)")
+        if wake >= 0 { close(wake) }
+        let timer = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
+        #expect(timer >= 0, "timerfd_create: errno \(errno)")
+        if timer >= 0 { close(timer) }
+        #expect(marquee_timerfd_abstime_cancel_on_set() == 0b11)
     }
 }
 

@@ -1,0 +1,100 @@
+#ifndef MARQUEE_CLINUX_SHIM_H
+#define MARQUEE_CLINUX_SHIM_H
+
+// The kernel interfaces more than one Marquee module uses, in one place: the headers Swift's Glibc
+// module leaves out, and small wrappers for what Swift cannot import (variadic ioctl, constants
+// that are macros over structs or function calls). Errors stay -1 with errno set, so callers
+// run these through SystemCall like any other call.
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <sys/timex.h>
+#include <linux/kd.h>
+#include <linux/netlink.h>
+#include <linux/vt.h>
+
+// timerfd: one CLOCK_REALTIME timer with TFD_TIMER_CANCEL_ON_SET hears of wall-clock jumps.
+static inline int marquee_timerfd_abstime_cancel_on_set(void) {
+    return TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET;
+}
+
+// adjtimex: whether a time daemon keeps the wall clock synchronized, for frame-locked playback.
+// Read-only (modes 0): any user may call it.
+static inline int marquee_clock_state(int *unsynchronized, long *esterror, long *maxerror) {
+    struct timex state = {0};
+    int result = adjtimex(&state);
+    if (result < 0) return result;
+    *unsynchronized = result == TIME_ERROR || (state.status & STA_UNSYNC) != 0;
+    *esterror = state.esterror;
+    *maxerror = state.maxerror;
+    return result;
+}
+
+// The text console (linux/kd.h, linux/vt.h): a screen that boots into playback hides it while
+// playing and takes part in VT switches. The ioctls are variadic and the constants macros.
+
+static inline int marquee_vt_active_number(int fd) {
+    struct vt_stat state;
+    if (ioctl(fd, VT_GETSTATE, &state) < 0) return -1;
+    return state.v_active;
+}
+static inline int marquee_kd_get_mode(int fd) {
+    int mode = -1;
+    if (ioctl(fd, KDGETMODE, &mode) < 0) return -1;
+    return mode;
+}
+static inline int marquee_kd_set_graphics(int fd) { return ioctl(fd, KDSETMODE, KD_GRAPHICS); }
+static inline int marquee_kd_set_text(int fd) { return ioctl(fd, KDSETMODE, KD_TEXT); }
+static inline int marquee_kd_graphics(void) { return KD_GRAPHICS; }
+static inline int marquee_kd_text(void) { return KD_TEXT; }
+/// VT_PROCESS: the kernel asks (release_signal) before switching away and tells (acquire_signal)
+/// when the VT is back, instead of switching under a program that owns the screen.
+static inline int marquee_vt_set_process_mode(int fd, int release_signal, int acquire_signal) {
+    struct vt_mode mode;
+    memset(&mode, 0, sizeof mode);
+    mode.mode = VT_PROCESS;
+    mode.relsig = (short)release_signal;
+    mode.acqsig = (short)acquire_signal;
+    return ioctl(fd, VT_SETMODE, &mode);
+}
+static inline int marquee_vt_set_auto_mode(int fd) {
+    struct vt_mode mode;
+    memset(&mode, 0, sizeof mode);
+    mode.mode = VT_AUTO;
+    return ioctl(fd, VT_SETMODE, &mode);
+}
+static inline int marquee_vt_allow_release(int fd) { return ioctl(fd, VT_RELDISP, 1); }
+static inline int marquee_vt_acknowledge_acquire(int fd) { return ioctl(fd, VT_RELDISP, VT_ACKACQ); }
+// SIGRTMIN is a call into glibc (it reserves the first real-time signals), not a constant.
+static inline int marquee_sigrtmin(void) { return SIGRTMIN; }
+
+// Kernel uevents (netlink), which announce hotplug (drm connectors); no udev needed.
+static inline int marquee_uevent_socket(void) {
+    int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
+    if (fd < 0) return -1;
+    struct sockaddr_nl address;
+    memset(&address, 0, sizeof address);
+    address.nl_family = AF_NETLINK;
+    address.nl_groups = 1;  // the kernel's broadcast group
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+// A thread's wake-up for shutdown: a non-blocking pipe, or an eventfd (sys/eventfd.h, above).
+static inline int marquee_wake_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
+
+#endif
