@@ -28,6 +28,8 @@ package struct Backends: Sendable {
     package var clockJumps: @Sendable (_ jumped: @escaping @Sendable () -> Void) -> Result<any ClockJumpWatching, ClockWatchError>
     /// The kernel clock's discipline (adjtimex); nil when it cannot be read.
     package var kernelClock: @Sendable () -> KernelClockReading?
+    /// Hears the config file being written or renamed into place (inotify on its folder).
+    package var configWatch: @Sendable (_ path: String, _ logger: Logger, _ changed: @escaping @Sendable () -> Void) -> any ConfigWatching
 
     package init(screens: @escaping @Sendable (PlaybackPlan, Logger) throws -> any ScreenSet,
                 audio: @escaping @Sendable (AudioRequest, Logger) -> AudioDevice,
@@ -41,7 +43,8 @@ package struct Backends: Sendable {
                 broker: @escaping @Sendable (BrokerRequest) throws -> any BrokerConnection,
                 png: @escaping @Sendable (Canvas) throws -> [UInt8],
                 clockJumps: @escaping @Sendable (@escaping @Sendable () -> Void) -> Result<any ClockJumpWatching, ClockWatchError>,
-                kernelClock: @escaping @Sendable () -> KernelClockReading?) {
+                kernelClock: @escaping @Sendable () -> KernelClockReading?,
+                configWatch: @escaping @Sendable (String, Logger, @escaping @Sendable () -> Void) -> any ConfigWatching) {
         self.screens = screens
         self.audio = audio
         self.displayPower = displayPower
@@ -55,6 +58,7 @@ package struct Backends: Sendable {
         self.png = png
         self.clockJumps = clockJumps
         self.kernelClock = kernelClock
+        self.configWatch = configWatch
     }
 }
 
@@ -177,6 +181,11 @@ package protocol InputSource: AnyObject, Sendable {
     func stop()
     /// `status`'s input devices.
     var openDevices: [StatusDocument.Input.Device] { get }
+}
+
+/// Watches a config file for changes; a watch that cannot be set up says so once (SIGHUP still reloads).
+package protocol ConfigWatching: AnyObject, Sendable {
+    func start()
 }
 
 /// Hears the wall clock being set (timerfd's cancel-on-set).

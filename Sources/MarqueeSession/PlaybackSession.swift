@@ -28,7 +28,7 @@ package final class PlaybackSession {
     /// Keypads and remotes; nil with `input: none`.
     private let input: (any InputSource)?
     /// Reads the config again when it is written or renamed into place; nil for media arguments.
-    private let watcher: ConfigWatcher?
+    private let watcher: (any ConfigWatching)?
     /// The control socket; nil with `--control none` or when it could not be made.
     private let control: ControlEndpoint?
     /// The MQTT node (config `mqtt:`); nil without one.
@@ -166,7 +166,7 @@ package final class PlaybackSession {
         }
         // Changes to the config are the `reload` command too, from source `file`.
         watcher = plan.configPath.map { path in
-            ConfigWatcher(path: path, logger: logger) { player.send(.reload, from: .file(path: path)) }
+            backends.configWatch(path, logger) { player.send(.reload, from: .file(path: path)) }
         }
         input = backends.input(plan.input, logger, InputRoute(deliver: { action, source in player.send(action, from: source) },
                                                               entryChanged: { player.showNumericEntry($0) }))

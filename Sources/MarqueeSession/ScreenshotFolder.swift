@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeCore
 
 /// Where `screenshot` with a `path` writes: one folder of the player's own, and in it only new
 /// files with plain names. A client that may write screenshots names a file, never a place: it
@@ -50,12 +51,18 @@ package struct ScreenshotFolder: Sendable {
         defer { close(file) }
         var written = 0
         while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(file, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let cause = String(cString: strerror(errno))
+            let count: Int
+            do {
+                count = try SystemCall.retrying("write", path: "\(path)/\(name)") {
+                    bytes[written...].withUnsafeBytes { Glibc.write(file, $0.baseAddress, $0.count) }
+                }
+            } catch {
                 unlinkat(folder, name, 0)
-                throw Refusal(description: "cannot write \(path)/\(name): \(cause)")
+                throw Refusal(description: "cannot write \(path)/\(name): \(error)")
+            }
+            guard count > 0 else {
+                unlinkat(folder, name, 0)
+                throw Refusal(description: "cannot write \(path)/\(name): the write took nothing")
             }
             written += count
         }

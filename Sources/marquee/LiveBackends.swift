@@ -57,7 +57,8 @@ extension Backends {
                 KernelClockReading(isSynchronized: $0.isSynchronized, estimatedErrorMicroseconds: $0.estimatedErrorMicroseconds,
                                    maximumErrorMicroseconds: $0.maximumErrorMicroseconds, description: $0.description)
             }
-        })
+        },
+        configWatch: { path, logger, changed in ConfigWatcher(path: path, logger: logger, changed: changed) })
 }
 
 extension DRMVideoOutput: ScreenDisplay {}

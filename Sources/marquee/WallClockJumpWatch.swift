@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import MarqueeCore
 import MarqueeSession
 
 /// Hears of wall-clock jumps: a device without an RTC boots in 1970 and jumps to now when NTP
@@ -44,11 +45,14 @@ final class WallClockJumpWatch: @unchecked Sendable {
     private func watch() {
         var expirations: UInt64 = 0
         while true {
-            let count = read(descriptor, &expirations, MemoryLayout<UInt64>.size)
-            // Read at once: `changed` may leave errno set by whatever it calls, and a watch that
-            // looked at that instead would end after the first jump and miss every later one.
-            let failure = count < 0 ? errno : 0
-            if failure == EINTR { continue }
+            // The error is taken from the call at once: `changed` may leave errno set by whatever
+            // it calls, and a watch that looked at that would end after the first jump.
+            var failure: Int32 = 0
+            do {
+                try SystemCall.retrying("read", path: "timerfd") { read(descriptor, &expirations, MemoryLayout<UInt64>.size) }
+            } catch {
+                failure = error.code
+            }
             if failure == ECANCELED { changed() }
             // Any other failure would fail again at once: the watch ends rather than spin.
             if failure != 0 && failure != ECANCELED { return }

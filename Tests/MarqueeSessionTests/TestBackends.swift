@@ -27,7 +27,8 @@ extension Backends {
             broker: { _ in throw ClockWatchError("no broker in these tests") },
             png: { try PNGWriter.pngData($0) },
             clockJumps: { _ in .failure(ClockWatchError("not watched in tests")) },
-            kernelClock: { nil })
+            kernelClock: { nil },
+            configWatch: { path, _, changed in PollingConfigWatch(path: path, changed: changed) })
     }
 }
 
@@ -114,5 +115,33 @@ struct RecordingLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         lines.append("\(event.level): \(event.message)")
+    }
+}
+
+/// The config's watch in process: its modification time read every 20 ms (the inotify watch is
+/// the executable's, tested by ConfigWatchTests against the real binary).
+final class PollingConfigWatch: ConfigWatching, @unchecked Sendable {
+    private let path: String
+    private let changed: @Sendable () -> Void
+
+    init(path: String, changed: @escaping @Sendable () -> Void) {
+        self.path = path
+        self.changed = changed
+    }
+
+    func start() {
+        let path = path, changed = changed
+        Thread {
+            func stamp() -> Date? { (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date }
+            var last = stamp()
+            while true {
+                usleep(20_000)
+                let now = stamp()
+                if now != last {
+                    last = now
+                    changed()
+                }
+            }
+        }.start()
     }
 }

@@ -1,6 +1,9 @@
+import CLinux
 import Foundation
 import Glibc
 import Logging
+import MarqueeCore
+import MarqueeSession
 
 /// Watches the config file after start, so a change is read again without a SIGHUP: inotify on its
 /// folder for IN_CLOSE_WRITE (a writer closed the file: an editor saving in place, `cp`, `scp`) and
@@ -15,23 +18,20 @@ import Logging
 /// target's (edited where it lives), and the target is resolved again after each change, so the
 /// watch follows a repointed link to its new target.
 /// The watch runs on a thread of its own, blocked in read(); it lives as long as the process.
-package final class ConfigWatcher: @unchecked Sendable {
-    // sys/inotify.h values (kernel ABI).
-    fileprivate static let inCloseWrite: UInt32 = 0x0000_0008
-    fileprivate static let inMovedTo: UInt32 = 0x0000_0080
+final class ConfigWatcher: ConfigWatching, @unchecked Sendable {
 
     private let path: String
     private let logger: Logger
     private let changed: @Sendable () -> Void
 
-    package init(path: String, logger: Logger, changed: @escaping @Sendable () -> Void) {
+    init(path: String, logger: Logger, changed: @escaping @Sendable () -> Void) {
         self.path = path
         self.logger = logger
         self.changed = changed
     }
 
     /// Starts the watch; a watch that cannot be set up is one warning (SIGHUP still reloads).
-    package func start() {
+    func start() {
         let descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else {
             logger.warning("reload: cannot watch \(path) for changes: \(String(cString: strerror(errno))); SIGHUP still reloads it")
@@ -50,14 +50,14 @@ package final class ConfigWatcher: @unchecked Sendable {
     }
 
     /// The names watched, by inotify watch descriptor (one per folder).
-    package struct Watches: Sendable {
+    struct Watches: Sendable {
         private(set) var names: [Int32: Set<String>] = [:]
 
         /// Watches `file`'s folder for changes to its name; false (with a warning) when it cannot.
-        package mutating func add(_ file: String, on descriptor: Int32, logger: Logger) -> Bool {
+        mutating func add(_ file: String, on descriptor: Int32, logger: Logger) -> Bool {
             let url = URL(fileURLWithPath: file)
             let folder = url.deletingLastPathComponent().path
-            let watch = inotify_add_watch(descriptor, folder, ConfigWatcher.inCloseWrite | ConfigWatcher.inMovedTo)
+            let watch = inotify_add_watch(descriptor, folder, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO))
             guard watch >= 0 else {
                 logger.warning("reload: cannot watch \(folder) for changes to \(url.lastPathComponent): \(String(cString: strerror(errno))); SIGHUP still reloads it")
                 return false
@@ -66,13 +66,13 @@ package final class ConfigWatcher: @unchecked Sendable {
             return true
         }
 
-        package func matches(_ record: (watch: Int32, name: String)) -> Bool {
+        func matches(_ record: (watch: Int32, name: String)) -> Bool {
             names[record.watch]?.contains(record.name) ?? false
         }
     }
 
     /// Where a symlinked config really lives; nil when `path` is not a link (or cannot be resolved).
-    package static func resolved(_ path: String) -> String? {
+    static func resolved(_ path: String) -> String? {
         guard let real = realpath(path, nil) else { return nil }
         defer { free(real) }
         let target = String(cString: real)
@@ -86,9 +86,8 @@ package final class ConfigWatcher: @unchecked Sendable {
         // Room for many records at once: each is 16 bytes and a NUL-padded name.
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
+            guard let count = try? SystemCall.retrying("read", path: path, { buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }),
+                  count > 0 else { return }
             guard Self.records(in: buffer.prefix(count)).contains(where: watches.matches) else { continue }
             // A repointed link: its new target is watched from now on too.
             let now = Self.resolved(path)
@@ -100,7 +99,7 @@ package final class ConfigWatcher: @unchecked Sendable {
 
     /// The watch descriptor and name of each entry that changed in one read()'s records (`int wd;
     /// uint32 mask, cookie, len;` then `len` bytes of NUL-padded name).
-    package static func records(in bytes: ArraySlice<UInt8>) -> [(watch: Int32, name: String)] {
+    static func records(in bytes: ArraySlice<UInt8>) -> [(watch: Int32, name: String)] {
         var records: [(watch: Int32, name: String)] = []
         var offset = bytes.startIndex
         while offset + 16 <= bytes.endIndex {
