@@ -7,6 +7,10 @@ extension QueuePlayer {
 
     func run() {
         defer {
+            // A quit stops the sound where it is. Without this, the renderer, finding the cut
+            // item's queue closed, went on to the next item's sound decoded ahead for the
+            // hand-over, and wrote it before the pipelines' cancels reached it.
+            if shouldStop { audioRenderer?.discard(below: .max) }
             current?.cancel()
             upcoming?.cancel()
             releaseAudioHold()

@@ -50,6 +50,25 @@ private func starts(_ events: [PlayerEvent]) -> Int {
         #expect(stride(from: 1, to: audio.samples.count, by: 2).allSatisfy { audio.samples[$0] == -audio.samples[$0 - 1] })
     }
 
+    /// A quit stops the sound where it is: the next item's sound, decoded ahead for a gapless
+    /// hand-over, is never written after the item on screen is cut (it was, once the renderer
+    /// found the cut item's queue closed and went on to the next; a wall test saw the next
+    /// item's first 0.2 s in one player's capture, or a fade where the other had none).
+    @Test func aQuitWritesNoSoundOfTheItemAfterTheOneOnScreen() {
+        for _ in 0..<20 {
+            let media = ScriptedMedia(["a": .video(frames: 50, frameDuration: frame25, withAudio: true),
+                                       "b": .video(frames: 50, frameDuration: frame25, withAudio: true)])
+            let (audio, _) = play([QueueItem(url: "a"), QueueItem(url: "b")], media, repeatMode: .off) { events in
+                events.contains { if case .frame(0, let pts, _, _, _) = $0 { pts >= MediaTime(3, per: 2) } else { false } }
+            }
+            let left = leftChannel(audio)
+            // Item a's sound from its first frame, with nothing of b's (which starts again from 0).
+            let restart = left.indices.dropFirst().first { left[$0] < left[$0 - 1] }
+            #expect(restart == nil, "b's sound follows a's at frame \(restart ?? -1) of \(left.count)")
+            if restart != nil { break }
+        }
+    }
+
     @Test func itemsFollowEachOtherWithoutGapSilenceFillingVideoOnlyItems() {
         // a: 1 s with audio; b: 0.48 s of video only (12 frames); c: 1 s audio only. Untrimmed: no fades.
         let media = ScriptedMedia(["a": .video(frames: 25, frameDuration: frame25, withAudio: true),
