@@ -35,7 +35,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Pure Swift: imports no C module.
-        .target(name: "MarqueeCore"),
+        .target(name: "MarqueeCore", dependencies: ["CLinux"]),
         .target(name: "MarqueeConfig", dependencies: [
             "MarqueeCore",
             .product(name: "Yams", package: "Yams"),

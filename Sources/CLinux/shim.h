@@ -8,13 +8,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <sys/timex.h>
@@ -96,5 +100,53 @@ static inline int marquee_uevent_socket(void) {
 
 // A thread's wake-up for shutdown: a non-blocking pipe, or an eventfd (sys/eventfd.h, above).
 static inline int marquee_wake_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
+
+// epoll, for the control-plane loop: struct epoll_event is packed on x86-64, which Swift does not
+// import faithfully, so it never crosses into Swift; a source is named by a 64-bit token.
+static inline int marquee_epoll_control(int epoll_fd, int operation, int fd, uint32_t events, uint64_t token) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    event.events = events;
+    event.data.u64 = token;
+    return epoll_ctl(epoll_fd, operation, fd, &event);
+}
+static inline int marquee_epoll_wait(int epoll_fd, uint64_t *tokens, uint32_t *events, int capacity, int timeout) {
+    struct epoll_event ready[64];
+    if (capacity > 64) capacity = 64;
+    int count = epoll_wait(epoll_fd, ready, capacity, timeout);
+    for (int index = 0; index < count; index++) {
+        tokens[index] = ready[index].data.u64;
+        events[index] = ready[index].events;
+    }
+    return count;
+}
+static inline uint32_t marquee_epoll_in(void) { return EPOLLIN; }
+static inline uint32_t marquee_epoll_out(void) { return EPOLLOUT; }
+static inline uint32_t marquee_epoll_err(void) { return EPOLLERR; }
+static inline uint32_t marquee_epoll_hup(void) { return EPOLLHUP | EPOLLRDHUP; }
+static inline uint32_t marquee_epoll_rdhup(void) { return EPOLLRDHUP; }
+
+// signalfd: the signal numbers a control-plane loop takes as events. Returns the number of the
+// signal read, 0 when none is queued, -1 with errno on failure.
+static inline int marquee_signalfd_create(const int *numbers, int count) {
+    sigset_t mask;
+    sigemptyset(&mask);
+    for (int index = 0; index < count; index++) sigaddset(&mask, numbers[index]);
+    return signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+static inline int marquee_signalfd_next(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t count = read(fd, &info, sizeof info);
+    if (count < 0) return errno == EAGAIN ? 0 : -1;
+    if (count != sizeof info) return 0;
+    return (int)info.ssi_signo;
+}
+/// Blocks (or unblocks) signals for the calling thread; threads it starts afterwards inherit it.
+static inline int marquee_block_signals(const int *numbers, int count, int block) {
+    sigset_t mask;
+    sigemptyset(&mask);
+    for (int index = 0; index < count; index++) sigaddset(&mask, numbers[index]);
+    return pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &mask, NULL);
+}
 
 #endif

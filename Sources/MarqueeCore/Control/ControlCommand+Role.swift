@@ -1,4 +1,3 @@
-import MarqueeCore
 
 /// What each command of the vocabulary may touch, declared once: every transport checks a
 /// request against its peer's role before acting on it.
