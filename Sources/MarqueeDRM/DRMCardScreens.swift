@@ -15,7 +15,11 @@ public final class DRMCardScreens: @unchecked Sendable {
     private var outputs: [DRMVideoOutput] = []
 
     /// Opens `devicePath`, or the first card with a connected connector, and becomes its master.
-    public init(devicePath: String?) throws {
+    private let events: ControlPlaneLoop?
+
+    /// Hotplug and VT switches are heard on `events` (an output starts a loop of its own without one).
+    public init(devicePath: String?, events: ControlPlaneLoop? = nil) throws {
+        self.events = events
         card = if let devicePath { try DRMCard(path: devicePath) } else { try DRMCard.firstConnected().get() }
         try card.device.becomeMaster()
     }
@@ -30,7 +34,7 @@ public final class DRMCardScreens: @unchecked Sendable {
                           waitsForConnector: Bool = false) throws -> DRMVideoOutput {
         let ownsConsole = lock.withLock { outputs.isEmpty }
         let output = try DRMVideoOutput(card: card, options: options, log: log, ownsConsole: ownsConsole,
-                                        waitsForConnector: waitsForConnector)
+                                        waitsForConnector: waitsForConnector, events: events)
         lock.withLock {
             output.follow(consoleOwner: outputs.first)
             outputs.append(output)

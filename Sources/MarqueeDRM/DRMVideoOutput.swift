@@ -34,7 +34,7 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
 
     private let options: DRMOutputOptions
     private let log: DRMOutputLog
-    /// Guards everything below: the present thread draws, the hotplug thread and the VT signal
+    /// Guards everything below: the present thread draws, the control-plane loop (hotplug, VT signal
     /// queue pause and resume.
     private let lock = NSLock()
     private var card: DRMCard?
@@ -45,6 +45,8 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
     private var sizeGivenToPlayer: PixelSize
     private var terminal: VirtualTerminal?
     private var hotplug: DRMHotplugMonitor?
+    /// The loop this output started because it was given none; stopped on close.
+    private var ownLoop: ControlPlaneLoop?
     /// The driver refused the overlay plane: the OSD is blended from then on.
     private var overlayRefused = false
     /// The OSD picture the player last staged, and whether the screen's plane has yet to get it
@@ -91,22 +93,29 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
     /// The console is on another VT: the card's master is someone else's.
     var isSwitchedAway: Bool { lock.withLock { pauses.contains(.switchedAway) } }
 
-    public convenience init(options: DRMOutputOptions, log: DRMOutputLog = .silent) throws {
+    /// The signals VT switches arrive as: a process that hears them through its loop blocks them
+    /// from its start.
+    public static var consoleSwitchSignals: [Int32] { VirtualTerminal.signals }
+
+    public convenience init(options: DRMOutputOptions, log: DRMOutputLog = .silent, events: ControlPlaneLoop? = nil) throws {
         let card: DRMCard
         if let path = options.devicePath {
             card = try DRMCard(path: path)
         } else {
             card = try DRMCard.firstConnected().get()
         }
-        try self.init(card: card, options: options, log: log, ownsConsole: true)
+        try self.init(card: card, options: options, log: log, ownsConsole: true, events: events)
     }
 
     /// A screen on a card already open, whose fd other screens may share. With `waitsForConnector`,
     /// a named connector with nothing plugged in is not an error: the output starts paused as
     /// unplugged, the player draws for the mode's size (1920x1080 for `preferred`) meanwhile, and
     /// the picture comes up once a screen is plugged in (the hotplug check), in software rotation.
+    ///
+    /// Hotplug and VT switches are heard on `events`, the session's control-plane loop; an output
+    /// made without one (a benchmark, a test) starts a loop of its own and stops it on close.
     init(card: DRMCard, options: DRMOutputOptions, log: DRMOutputLog, ownsConsole: Bool,
-         waitsForConnector: Bool = false) throws {
+         waitsForConnector: Bool = false, events: ControlPlaneLoop? = nil) throws {
         self.ownsConsole = ownsConsole
         self.options = options
         self.log = log
@@ -130,13 +139,21 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
             overlayPlane = screen.overlayPlane
         }
 
+        let loop: ControlPlaneLoop
+        if let events {
+            loop = events
+        } else {
+            loop = try ControlPlaneLoop(name: "marquee.drm-events")
+            loop.start()
+            ownLoop = loop
+        }
         // Each screen watches its own connector: an unplug pauses this one only.
-        hotplug = DRMHotplugMonitor { [weak self] in self?.checkScreen() }
+        hotplug = DRMHotplugMonitor(events: loop) { [weak self] in self?.checkScreen() }
         guard ownsConsole else { return }
         switch VirtualTerminal.active() {
         case .success(let terminal):
             self.terminal = terminal
-            if let problem = terminal.handleSwitches(onRelease: { [weak self] in self?.pause(.switchedAway) },
+            if let problem = terminal.handleSwitches(events: loop, onRelease: { [weak self] in self?.pause(.switchedAway) },
                                                      onAcquire: { [weak self] in self?.resume(.switchedAway) }) {
                 log.warning("console: \(problem); switching VTs will not pause the picture")
             }
@@ -366,6 +383,9 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
         // Outside the lock: the hotplug thread's last check takes it.
         hotplug?.stop()
         hotplug = nil
+        terminal?.stopHandlingSwitches()
+        ownLoop?.stop()
+        ownLoop = nil
         var problems: [any Error] = []
         lock.withLock {
             guard let card else { return }

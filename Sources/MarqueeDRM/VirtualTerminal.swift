@@ -1,5 +1,4 @@
 import CLinux
-import Dispatch
 import Glibc
 import MarqueeCore
 
@@ -14,12 +13,14 @@ final class VirtualTerminal {
     private let fd: Int32
     private let previousMode: Int32
     private var isClosed = false
-    private var signalSources: [DispatchSourceSignal] = []
-    private let queue = DispatchQueue(label: "marquee.vt")
+    /// The signals' source on the control-plane loop, and that loop.
+    private var switchSignals: (source: EventSourceID, events: ControlPlaneLoop)?
 
     /// Real-time signals: SIGUSR1/2 may mean commands to the player, and the kernel queues these.
     static var releaseSignal: Int32 { marquee_sigrtmin() + 2 }
     static var acquireSignal: Int32 { marquee_sigrtmin() + 3 }
+    /// Both, for a process that takes them through its loop to block from the start.
+    static var signals: [Int32] { [releaseSignal, acquireSignal] }
 
     /// The VT to hide: the process's own terminal when that is a VT (a systemd unit with
     /// TTYPath=/dev/tty1 gives its user that one), else the VT on screen, found through /dev/tty0
@@ -52,16 +53,22 @@ final class VirtualTerminal {
     }
 
     /// Asks the kernel to signal VT switches instead of switching under us. Returns why not, if not.
-    func handleSwitches(onRelease: @escaping @Sendable () -> Void, onAcquire: @escaping @Sendable () -> Void) -> SystemError? {
+    /// The signals arrive on `events`, the control-plane loop, through its signalfd.
+    func handleSwitches(events: ControlPlaneLoop, onRelease: @escaping @Sendable () -> Void,
+                        onAcquire: @escaping @Sendable () -> Void) -> SystemError? {
         let fd = self.fd
-        for (number, action) in [(Self.releaseSignal, { onRelease(); _ = marquee_vt_allow_release(fd) }),
-                                 (Self.acquireSignal, { _ = marquee_vt_acknowledge_acquire(fd); onAcquire() })] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler(handler: action)
-            source.resume()
-            signalSources.append(source)
+        let release = Self.releaseSignal
+        let source = events.onSignals(Self.signals, named: "VT switches") { number in
+            if number == release {
+                onRelease()
+                _ = marquee_vt_allow_release(fd)
+            } else {
+                _ = marquee_vt_acknowledge_acquire(fd)
+                onAcquire()
+            }
         }
+        guard let source else { return SystemError(code: errno, operation: "signalfd", path: path) }
+        switchSignals = (source, events)
         guard marquee_vt_set_process_mode(fd, Self.releaseSignal, Self.acquireSignal) == 0 else {
             return SystemError(code: errno, operation: "VT_SETMODE VT_PROCESS", path: path)
         }
@@ -72,12 +79,18 @@ final class VirtualTerminal {
         close()
     }
 
+    /// Removes the signals' source (waiting for a switch being handled now).
+    func stopHandlingSwitches() {
+        guard let (source, events) = switchSignals else { return }
+        switchSignals = nil
+        events.remove(source, waiting: true)
+    }
+
     /// Back to automatic switching and the mode the console had (text): the console shows again.
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        signalSources.forEach { $0.cancel() }
-        signalSources.removeAll()
+        stopHandlingSwitches()
         _ = marquee_vt_set_auto_mode(fd)
         if previousMode != marquee_kd_graphics() { _ = marquee_kd_set_text(fd) }
         Glibc.close(fd)

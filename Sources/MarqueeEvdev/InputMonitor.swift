@@ -3,16 +3,18 @@ import CLinux
 import Foundation
 import Glibc
 import MarqueeCore
+import Synchronization
 
-/// Reads keypads and remotes on one dedicated thread and hands what their keys mean to `deliver`,
-/// the player's one command path.
+/// Reads keypads and remotes as sources on the control-plane loop and hands what their keys mean
+/// to `deliver`, the player's one command path.
 ///
-/// The thread blocks in poll() over every open device, an inotify watch on /dev/input (devices
-/// plugged in or out while playing) and an eventfd that `stop()` signals; it wakes on its own
-/// only to retry a node that appeared before udev made it readable. Each device has its own
-/// KeyCommandInterpreter: key state, autorepeat and SYN_DROPPED recovery are per device, and a
-/// number typed on one keypad is not finished by another's enter key. Numeric entry expires by
-/// the next key's kernel timestamp, so no timer is needed for it.
+/// Every open device is a source, and so are an inotify watch on /dev/input (devices plugged in or
+/// out while playing) and a timer that runs only while a node that appeared before udev made it
+/// readable is retried. Each device has its own KeyCommandInterpreter: key state, autorepeat and
+/// SYN_DROPPED recovery are per device, and a number typed on one keypad is not finished by
+/// another's enter key. Numeric entry expires by the next key's kernel timestamp, so no timer is
+/// needed for it. Stop rules: a device that vanishes or fails its read is closed and its source
+/// ends; the watch ends when /dev/input goes; `stop` removes every source and closes the devices.
 ///
 /// Every problem (a node that cannot be opened or grabbed, a device that vanishes, a configured
 /// device that is missing) is one log line; playback never waits on input.
@@ -47,6 +49,7 @@ public final class InputMonitor: @unchecked Sendable {
     static let retryWindow: Duration = .seconds(3)
 
     private let options: Options
+    private let events: ControlPlaneLoop
     private let deliver: @Sendable (ControlAction, CommandSource) -> Void
     private let log: @Sendable (LogLevel, String) -> Void
     /// Hears the digits typed so far on a keypad whenever they change (nil: the entry is over),
@@ -55,7 +58,7 @@ public final class InputMonitor: @unchecked Sendable {
     /// The digits last told to `entryChanged` (input thread).
     private var reportedEntry: String?
 
-    // Owned by start() until the thread starts, then by the input thread alone.
+    // Owned by start() until its sources are registered, then by the loop's thread alone.
     private var reading: [String: ReadingDevice] = [:] {
         didSet {
             let devices = reading.map { OpenInputDevice(path: $0.key, name: $0.value.device.info.name) }.sorted { $0.path < $1.path }
@@ -74,32 +77,32 @@ public final class InputMonitor: @unchecked Sendable {
     private var unopenable: Set<String> = []
     /// Appeared recently and could not be opened yet: the deadline to keep retrying until.
     private var retrying: [String: ContinuousClock.Instant] = [:]
-    private var lastRetry = ContinuousClock.now
     private var inotifyDescriptor: Int32 = -1
-    private var wakeDescriptor: Int32 = -1
+    /// The directory watch's and the retry timer's sources.
+    private var watchSource: EventSourceID?
+    private var retryTimer: EventSourceID?
 
-    private let lifecycle = MonotonicCondition()
-    private var threadRunning = false
-    private var stopped = false
+    /// Every source of this monitor, for `stop` on another thread; nil once stopped.
+    private let sources = Mutex<Set<EventSourceID>?>([])
 
-    public init(options: Options, deliver: @escaping @Sendable (ControlAction, CommandSource) -> Void,
+    public init(options: Options, events: ControlPlaneLoop, deliver: @escaping @Sendable (ControlAction, CommandSource) -> Void,
                 log: @escaping @Sendable (LogLevel, String) -> Void,
                 entryChanged: @escaping @Sendable (String?) -> Void = { _ in }) {
         self.options = options
+        self.events = events
         self.deliver = deliver
         self.log = log
         self.entryChanged = entryChanged
     }
 
-    /// Opens the devices present now (so their lines come before playback's), then watches on the
-    /// input thread. On a machine without /dev/input it says so once and does nothing more.
+    /// Opens the devices present now (so their lines come before playback's), then reads them on
+    /// the loop. On a machine without /dev/input it says so once and does nothing more.
     public func start() {
         let directory = options.directory
         guard FileManager.default.fileExists(atPath: directory) else {
             log(.info, "input: \(directory) does not exist; no keys will be read")
             return
         }
-        wakeDescriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         inotifyDescriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if inotifyDescriptor >= 0, inotify_add_watch(inotifyDescriptor, directory, DirectoryChange.watchMask) < 0 {
             log(.warning, "input: cannot watch \(directory) for devices plugged in later: \(String(cString: strerror(errno)))")
@@ -113,86 +116,70 @@ public final class InputMonitor: @unchecked Sendable {
         if reading.isEmpty, case .auto = options.selection {
             log(.info, "input: no device has a mapped key yet; keypads and remotes plugged in later are read")
         }
-        guard wakeDescriptor >= 0 else {
-            log(.warning, "input: cannot create the input thread's wake-up eventfd: \(String(cString: strerror(errno))); keys are not read")
-            closeEverything()
-            return
+        if inotifyDescriptor >= 0 {
+            let descriptor = inotifyDescriptor
+            watchSource = register(events.watch(descriptor, named: "input: \(directory)", owning: true, ended: { [self] _ in
+                inotifyDescriptor = -1
+            }) { [self] _ in readDirectoryChanges() })
         }
-        lifecycle.lock()
-        threadRunning = true
-        lifecycle.unlock()
-        let thread = Thread { [self] in
-            run()
-            closeEverything()
-            lifecycle.lock()
-            threadRunning = false
-            lifecycle.broadcast()
-            lifecycle.unlock()
-        }
-        thread.name = "marquee.input"
-        thread.start()
+        retryTimer = events.timer(named: "input: retry", handler: { [self] in retryAppearedNodes() }).flatMap(register)
+        // Devices found before the sources existed are read from now on.
+        for path in reading.keys.sorted() { watchDevice(path) }
     }
 
-    /// Stops the thread and closes (and so ungrabs) every device; returns once that is done.
+    /// Stops reading and closes (and so ungrabs) every device; returns once that is done.
     public func stop() {
-        lifecycle.lock()
-        defer { lifecycle.unlock() }
-        guard !stopped else { return }
-        stopped = true
-        guard threadRunning else {
-            closeEverything()
-            return
-        }
-        var one: UInt64 = 1
-        _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
-        while threadRunning { lifecycle.wait() }
+        guard let registered = sources.withLock({ current -> Set<EventSourceID>? in
+            defer { current = nil }
+            return current
+        }) else { return }
+        // The watch and the timer first: after them no device is added.
+        for source in [watchSource, retryTimer].compactMap({ $0 }) { events.remove(source, waiting: true) }
+        for source in registered { events.remove(source, waiting: true) }
+        // No handler of this monitor runs any more.
+        reading = [:]
+        if inotifyDescriptor >= 0 { close(inotifyDescriptor) }
+        inotifyDescriptor = -1
     }
 
-    // MARK: The input thread
-
-    private func run() {
-        while true {
-            let paths = Array(reading.keys)
-            var descriptors = [pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: inotifyDescriptor, events: Int16(POLLIN), revents: 0)]
-            descriptors += paths.map { pollfd(fd: reading[$0]!.device.fileDescriptor, events: Int16(POLLIN), revents: 0) }
-            // A negative fd (no inotify) is skipped by poll.
-            let timeout: Int32 = retrying.isEmpty ? -1 : Int32(Self.retryInterval.components.attoseconds / 1_000_000_000_000_000)
-            do {
-                try SystemCall.retrying("poll") { poll(&descriptors, nfds_t(descriptors.count), timeout) }
-            } catch {
-                log(.warning, "input: poll failed: \(error.message); keys are no longer read")
-                return
-            }
-            if descriptors[0].revents != 0 { return }
-            if descriptors[1].revents != 0 { readDirectoryChanges() }
-            for (offset, path) in paths.enumerated() where descriptors[offset + 2].revents != 0 {
-                readKeys(from: path, revents: descriptors[offset + 2].revents)
-            }
-            retryAppearedNodes()
-        }
+    /// Notes a source as this monitor's, so `stop` removes it.
+    private func register(_ source: EventSourceID) -> EventSourceID? {
+        sources.withLock { $0?.insert(source) }
+        return source
     }
 
-    private func readKeys(from path: String, revents: Int16) {
-        guard let device = reading[path] else { return }
+    /// Reads `path`'s keys on the loop from now on.
+    private func watchDevice(_ path: String) {
+        guard let device = reading[path], device.source == nil else { return }
+        let descriptor = device.device.fileDescriptor
+        device.source = register(events.watch(descriptor, named: "input: \(path)") { [self] readiness in
+            readKeys(from: path, readiness: readiness)
+        })
+    }
+
+    // MARK: On the loop's thread
+
+    private func readKeys(from path: String, readiness: EventReadiness) -> EventSourceStep {
+        guard let device = reading[path] else { return .end }
         let failure: SystemError?
         switch device.device.read() {
         case .reports(let reports):
             handle(reports, from: device)
             // Hung up without an error from read: nothing more will come; do not poll it in a loop.
-            let hungUp = revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
-            failure = hungUp ? SystemError(code: ENODEV, operation: "poll", path: path) : nil
+            let hungUp = !readiness.isDisjoint(with: [.hungUp, .failed])
+            failure = hungUp ? SystemError(code: ENODEV, operation: "epoll", path: path) : nil
         case .failed(let reports, let error):
             handle(reports, from: device)
             failure = error
         }
-        guard let failure else { return }
-        reading[path] = nil
+        guard let failure else { return .keep }
+        closeDevice(path)
         if failure.code == ENODEV {
             log(.info, "input: removed \(path) \(Self.quoted(device.device.info.name))")
         } else {
             log(.warning, "input: removed \(path) \(Self.quoted(device.device.info.name)) after an error: \(failure)")
         }
+        return .keep
     }
 
     private func handle(_ reports: [EvdevReport], from device: ReadingDevice) {
@@ -216,21 +203,24 @@ public final class InputMonitor: @unchecked Sendable {
         }
     }
 
-    private func readDirectoryChanges() {
+    private func readDirectoryChanges() -> EventSourceStep {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
+        while inotifyDescriptor >= 0 {
             let count = buffer.withUnsafeMutableBytes { read(inotifyDescriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { return }
-            for change in DirectoryChange.parse(buffer.prefix(count)) { apply(change) }
+            guard count > 0 else { return .keep }
+            for change in DirectoryChange.parse(buffer.prefix(count)) {
+                if apply(change) == .end { return .end }
+            }
         }
+        return .end
     }
 
-    private func apply(_ change: DirectoryChange) {
+    private func apply(_ change: DirectoryChange) -> EventSourceStep {
         let path = options.directory + "/" + change.name
         switch change.kind {
         case .appeared where EventNodeName.number(of: change.name) != nil:
             forget(path, announcing: true)
-            if !consider(path, reportingFailure: false) { retrying[path] = .now + Self.retryWindow }
+            if !consider(path, reportingFailure: false) { startRetrying(path) }
         case .attributesChanged where unopenable.contains(path) || retrying[path] != nil:
             if consider(path, reportingFailure: false) {
                 unopenable.remove(path)
@@ -245,20 +235,27 @@ public final class InputMonitor: @unchecked Sendable {
             _ = scan(reportingFailures: false)
         case .watchEnded:
             log(.warning, "input: \(options.directory) was removed; devices plugged in later are not read")
-            close(inotifyDescriptor)
-            inotifyDescriptor = -1
+            return .end
         default:
             break
         }
+        return .keep
+    }
+
+    /// Tries `path` again every `retryInterval` until `retryWindow` has passed.
+    private func startRetrying(_ path: String) {
+        let wasIdle = retrying.isEmpty
+        retrying[path] = .now + Self.retryWindow
+        if wasIdle, let retryTimer { events.rearm(retryTimer, after: Self.retryInterval, every: Self.retryInterval) }
     }
 
     private func retryAppearedNodes() {
-        guard !retrying.isEmpty, ContinuousClock.now - lastRetry >= Self.retryInterval else { return }
-        lastRetry = .now
         for (path, deadline) in retrying {
             let reportNow = ContinuousClock.now >= deadline
             if consider(path, reportingFailure: reportNow) || reportNow { retrying[path] = nil }
         }
+        // Nothing left to retry: the timer sleeps until a node appears again.
+        if retrying.isEmpty, let retryTimer { events.rearm(retryTimer, after: nil) }
     }
 
     // MARK: Opening and closing
@@ -319,6 +316,8 @@ public final class InputMonitor: @unchecked Sendable {
         reading[path] = ReadingDevice(device: device,
                                       interpreter: KeyCommandInterpreter(keyMap: options.keyMap, entryTimeout: options.entryTimeout))
         log(.info, "input: added \(path) \(Self.quoted(info.name)) (\(notes.joined(separator: ", ")))")
+        // At start the sources come after the scan; later (on the loop) at once.
+        if watchSource != nil || retryTimer != nil { watchDevice(path) }
         return true
     }
 
@@ -327,17 +326,20 @@ public final class InputMonitor: @unchecked Sendable {
         passedOver.remove(path)
         unopenable.remove(path)
         retrying[path] = nil
-        if let device = reading.removeValue(forKey: path), announcing {
+        if let device = closeDevice(path), announcing {
             log(.info, "input: removed \(path) \(Self.quoted(device.device.info.name))")
         }
     }
 
-    private func closeEverything() {
-        reading = [:]
-        if inotifyDescriptor >= 0 { close(inotifyDescriptor) }
-        if wakeDescriptor >= 0 { close(wakeDescriptor) }
-        inotifyDescriptor = -1
-        wakeDescriptor = -1
+    /// Ends the device's source, then closes it (the kernel ungrabs it).
+    @discardableResult
+    private func closeDevice(_ path: String) -> ReadingDevice? {
+        guard let device = reading.removeValue(forKey: path) else { return nil }
+        if let source = device.source {
+            sources.withLock { _ = $0?.remove(source) }
+            events.remove(source)
+        }
+        return device
     }
 
     // MARK: Helpers
@@ -360,6 +362,8 @@ public final class InputMonitor: @unchecked Sendable {
 private final class ReadingDevice {
     let device: InputDevice
     var interpreter: KeyCommandInterpreter
+    /// Its source on the loop, once registered.
+    var source: EventSourceID?
 
     init(device: InputDevice, interpreter: KeyCommandInterpreter) {
         self.device = device

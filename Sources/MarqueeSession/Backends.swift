@@ -10,7 +10,8 @@ import MarqueePlayer
 /// CEC, curl, mosquitto); a test fills it with stand-ins and drives a `PlaybackSession` in process.
 package struct Backends: Sendable {
     /// Opens the screens of a plan: a single output, or every screen of `displays:`.
-    package var screens: @Sendable (_ plan: PlaybackPlan, _ logger: Logger) throws -> any ScreenSet
+    /// Hotplug and VT switches are heard on `events`, the session's control-plane loop.
+    package var screens: @Sendable (_ plan: PlaybackPlan, _ logger: Logger, _ events: ControlPlaneLoop) throws -> any ScreenSet
     package var audio: @Sendable (_ request: AudioRequest, _ logger: Logger) -> AudioDevice
     /// The TV over HDMI-CEC, switched with the display; nil without one.
     package var displayPower: @Sendable (_ setting: DisplayConfiguration.CEC, _ screen: (any ScreenDisplay)?, _ logger: Logger) -> (any DisplayPowerDevice)?
@@ -19,32 +20,32 @@ package struct Backends: Sendable {
     package var soundStretching: @Sendable (_ lockedToWall: Bool) -> any AudioTimeStretching
     package var osd: @Sendable (_ settings: OSDSettings, _ logger: Logger) -> OnScreenDisplay?
     /// Keypads and remotes; nil with `input: none`.
-    package var input: @Sendable (_ configuration: InputConfiguration, _ logger: Logger, _ route: InputRoute) -> (any InputSource)?
+    package var input: @Sendable (_ configuration: InputConfiguration, _ logger: Logger, _ route: InputRoute, _ events: ControlPlaneLoop) -> (any InputSource)?
     package var http: @Sendable () -> any HTTPTransferring
     package var digests: @Sendable () -> any FileDigesting
     package var broker: @Sendable (_ request: BrokerRequest) throws -> any BrokerConnection
     package var png: @Sendable (_ canvas: Canvas) throws -> [UInt8]
     /// Hears the wall clock being set; nil when it cannot (the reason in `ClockJumpWatching`'s error).
-    package var clockJumps: @Sendable (_ jumped: @escaping @Sendable () -> Void) -> Result<any ClockJumpWatching, ClockWatchError>
+    package var clockJumps: @Sendable (_ events: ControlPlaneLoop, _ jumped: @escaping @Sendable () -> Void) -> Result<any ClockJumpWatching, ClockWatchError>
     /// The kernel clock's discipline (adjtimex); nil when it cannot be read.
     package var kernelClock: @Sendable () -> KernelClockReading?
     /// Hears the config file being written or renamed into place (inotify on its folder).
-    package var configWatch: @Sendable (_ path: String, _ logger: Logger, _ changed: @escaping @Sendable () -> Void) -> any ConfigWatching
+    package var configWatch: @Sendable (_ path: String, _ logger: Logger, _ events: ControlPlaneLoop, _ changed: @escaping @Sendable () -> Void) -> any ConfigWatching
 
-    package init(screens: @escaping @Sendable (PlaybackPlan, Logger) throws -> any ScreenSet,
+    package init(screens: @escaping @Sendable (PlaybackPlan, Logger, ControlPlaneLoop) throws -> any ScreenSet,
                 audio: @escaping @Sendable (AudioRequest, Logger) -> AudioDevice,
                 displayPower: @escaping @Sendable (DisplayConfiguration.CEC, (any ScreenDisplay)?, Logger) -> (any DisplayPowerDevice)?,
                 opener: @escaping @Sendable (OpenerRequest, @escaping @Sendable (String) -> Void) -> any MediaOpening,
                 soundStretching: @escaping @Sendable (Bool) -> any AudioTimeStretching,
                 osd: @escaping @Sendable (OSDSettings, Logger) -> OnScreenDisplay?,
-                input: @escaping @Sendable (InputConfiguration, Logger, InputRoute) -> (any InputSource)?,
+                input: @escaping @Sendable (InputConfiguration, Logger, InputRoute, ControlPlaneLoop) -> (any InputSource)?,
                 http: @escaping @Sendable () -> any HTTPTransferring,
                 digests: @escaping @Sendable () -> any FileDigesting,
                 broker: @escaping @Sendable (BrokerRequest) throws -> any BrokerConnection,
                 png: @escaping @Sendable (Canvas) throws -> [UInt8],
-                clockJumps: @escaping @Sendable (@escaping @Sendable () -> Void) -> Result<any ClockJumpWatching, ClockWatchError>,
+                clockJumps: @escaping @Sendable (ControlPlaneLoop, @escaping @Sendable () -> Void) -> Result<any ClockJumpWatching, ClockWatchError>,
                 kernelClock: @escaping @Sendable () -> KernelClockReading?,
-                configWatch: @escaping @Sendable (String, Logger, @escaping @Sendable () -> Void) -> any ConfigWatching) {
+                configWatch: @escaping @Sendable (String, Logger, ControlPlaneLoop, @escaping @Sendable () -> Void) -> any ConfigWatching) {
         self.screens = screens
         self.audio = audio
         self.displayPower = displayPower
@@ -183,12 +184,13 @@ package protocol InputSource: AnyObject, Sendable {
     var openDevices: [StatusDocument.Input.Device] { get }
 }
 
-/// Watches a config file for changes; a watch that cannot be set up says so once (SIGHUP still reloads).
+/// Watches a config file for changes; a watch that cannot be set up says so once (SIGHUP still
+/// reloads). `start` adds its source to the session's loop.
 package protocol ConfigWatching: AnyObject, Sendable {
     func start()
 }
 
-/// Hears the wall clock being set (timerfd's cancel-on-set).
+/// Hears the wall clock being set (timerfd's cancel-on-set); `start` adds its source to the loop.
 package protocol ClockJumpWatching: AnyObject, Sendable {
     func start()
 }

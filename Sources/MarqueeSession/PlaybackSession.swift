@@ -24,7 +24,9 @@ package final class PlaybackSession {
     /// of the screens besides the main one.
     private let screens: any ScreenSet
     private let otherScreens: ScreenPlayers?
-    private var signalSources: [DispatchSourceSignal] = []
+    /// The control plane's one event loop: signals, keys, hotplug, VT switches, the config watch,
+    /// clock jumps and the control socket are its sources, on one thread.
+    private let events: ControlPlaneLoop
     /// Keypads and remotes; nil with `input: none`.
     private let input: (any InputSource)?
     /// Reads the config again when it is written or renamed into place; nil for media arguments.
@@ -56,7 +58,8 @@ package final class PlaybackSession {
     package static let cecGrace = 0.5
     package static let eventsGrace = 0.3
 
-    /// What each handled signal asks for.
+    /// What each handled signal asks for. A process that plays blocks them from its start
+    /// (`ControlPlaneLoop.blockForProcess`), so they arrive only through the loop.
     package static let signalActions: [(number: Int32, name: String, action: ControlAction)] = [
         (SIGINT, "SIGINT", .quit), (SIGTERM, "SIGTERM", .quit),
         (SIGUSR1, "SIGUSR1", .command(.next)), (SIGUSR2, "SIGUSR2", .command(.togglePlayPause)),
@@ -73,7 +76,14 @@ package final class PlaybackSession {
         }
         // A full disk or a closed pipe costs the events, once said, never the playback.
         writer?.onProblem { [logger] in logger.warning("\($0)") }
-        let screens = try backends.screens(plan, logger)
+        let events: ControlPlaneLoop
+        do {
+            events = try ControlPlaneLoop(name: "marquee.events", report: { [logger] in logger.warning("\($0)") })
+        } catch {
+            throw PlayError(lines: ["marquee: cannot make the control-plane loop: \(error)"])
+        }
+        self.events = events
+        let screens = try backends.screens(plan, logger, events)
         self.screens = screens
         let video = screens.main
         let cec = backends.displayPower(plan.cec, video.display, logger)
@@ -142,9 +152,9 @@ package final class PlaybackSession {
             _ = screens.close()
             throw error
         }
-        // Any config could gain a schedule on reload: the watch is cheap (one sleeping thread).
+        // Any config could gain a schedule on reload: the watch is cheap (one timer on the loop).
         if (plan.configPath != nil || plan.sync != nil) && !(clock is VirtualClock) {
-            switch backends.clockJumps({ [weak player] in player?.wallClockChanged() }) {
+            switch backends.clockJumps(events, { [weak player] in player?.wallClockChanged() }) {
             case .success(let watch):
                 clockJumps = watch
             case .failure(let error):
@@ -166,10 +176,10 @@ package final class PlaybackSession {
         }
         // Changes to the config are the `reload` command too, from source `file`.
         watcher = plan.configPath.map { path in
-            backends.configWatch(path, logger) { player.send(.reload, from: .file(path: path)) }
+            backends.configWatch(path, logger, events) { player.send(.reload, from: .file(path: path)) }
         }
         input = backends.input(plan.input, logger, InputRoute(deliver: { action, source in player.send(action, from: source) },
-                                                              entryChanged: { player.showNumericEntry($0) }))
+                                                              entryChanged: { player.showNumericEntry($0) }), events)
         let host = SessionControlHost(settings: settings,
                                       output: Self.outputStatus(video, rotation: plan.settings.displayRotation),
                                       audioDevice: audio.deviceName,
@@ -256,26 +266,14 @@ package final class PlaybackSession {
 
     /// Plays until the queue is done (exit-when-idle) or a signal arrives; true if any item started.
     package func run() -> Bool {
-        // A launcher may start marquee with these signals blocked (a test runner's thread does): one
-        // sent before the sources exist is then pending, and SIG_IGN would discard it. It is acted on.
-        var pending = sigset_t()
-        sigemptyset(&pending)
-        sigpending(&pending)
-        for (number, name, action) in Self.signalActions {
-            let wasPending = sigismember(&pending, number) == 1
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [player, otherScreens] in
-                player.send(action, from: .signal(name: name))
-                if case .quit = action { otherScreens?.quit(from: .signal(name: name)) }
-            }
-            source.resume()
-            signalSources.append(source)
-            if wasPending {
-                player.send(action, from: .signal(name: name))
-                if case .quit = action { otherScreens?.quit(from: .signal(name: name)) }
-            }
+        // Through the loop's signalfd: a signal sent before this (blocked since `marquee play`
+        // began, or by a launcher) is pending and is read at once.
+        events.onSignals(Self.signalActions.map(\.number), named: "signals") { [player, otherScreens] number in
+            guard let (_, name, action) = Self.signalActions.first(where: { $0.number == number }) else { return }
+            player.send(action, from: .signal(name: name))
+            if case .quit = action { otherScreens?.quit(from: .signal(name: name)) }
         }
+        events.start()
         control?.start()
         mqtt?.start()
         clockJumps?.start()
@@ -299,6 +297,8 @@ package final class PlaybackSession {
         notifier?.send("STOPPING=1")
         // Ungrabs the devices: keys reach the console again.
         input?.stop()
+        // The last sources (signals, watches, hotplug) end with the loop; the screens close after.
+        events.stop()
         Console.shared.endStatus()
         // Every screen's CRTC back as it was; the main screen, which owns the console, last.
         for problem in screens.close() {

@@ -17,22 +17,24 @@ import MarqueeSession
 /// under both names: the link's (repointed with `ln -sfn`, which renames a new link over it) and its
 /// target's (edited where it lives), and the target is resolved again after each change, so the
 /// watch follows a repointed link to its new target.
-/// The watch runs on a thread of its own, blocked in read(); it lives as long as the process.
+/// The watch is a source on the control-plane loop; its stop rule: a read that fails ends it.
 final class ConfigWatcher: ConfigWatching, @unchecked Sendable {
 
     private let path: String
     private let logger: Logger
+    private let events: ControlPlaneLoop
     private let changed: @Sendable () -> Void
 
-    init(path: String, logger: Logger, changed: @escaping @Sendable () -> Void) {
+    init(path: String, logger: Logger, events: ControlPlaneLoop, changed: @escaping @Sendable () -> Void) {
         self.path = path
         self.logger = logger
+        self.events = events
         self.changed = changed
     }
 
     /// Starts the watch; a watch that cannot be set up is one warning (SIGHUP still reloads).
     func start() {
-        let descriptor = inotify_init1(Int32(IN_CLOEXEC))
+        let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard descriptor >= 0 else {
             logger.warning("reload: cannot watch \(path) for changes: \(String(cString: strerror(errno))); SIGHUP still reloads it")
             return
@@ -43,10 +45,14 @@ final class ConfigWatcher: ConfigWatching, @unchecked Sendable {
             return
         }
         if let target = Self.resolved(path) { _ = watches.add(target, on: descriptor, logger: logger) }
-        let initial = watches
-        let thread = Thread { [self] in watch(descriptor, initial) }
-        thread.name = "marquee.config-watch"
-        thread.start()
+        var target = Self.resolved(path)
+        // Room for many records at once: each is 16 bytes and a NUL-padded name.
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        events.watch(descriptor, named: "config watch", owning: true, ended: { [logger, path] ending in
+            if ending != .loopStopped { logger.warning("reload: the watch on \(path) ended (\(ending)); SIGHUP still reloads it") }
+        }) { [self] _ in
+            readChanges(descriptor, &watches, &target, &buffer)
+        }
     }
 
     /// The names watched, by inotify watch descriptor (one per folder).
@@ -80,21 +86,28 @@ final class ConfigWatcher: ConfigWatching, @unchecked Sendable {
         return target == given ? nil : target
     }
 
-    private func watch(_ descriptor: Int32, _ initial: Watches) {
-        var watches = initial
-        var target = Self.resolved(path)
-        // Room for many records at once: each is 16 bytes and a NUL-padded name.
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Reads every record queued (on the loop's thread); a change to the config's name is told once.
+    private func readChanges(_ descriptor: Int32, _ watches: inout Watches, _ target: inout String?,
+                             _ buffer: inout [UInt8]) -> EventSourceStep {
+        var matched = false
         while true {
-            guard let count = try? SystemCall.retrying("read", path: path, { buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }),
-                  count > 0 else { return }
-            guard Self.records(in: buffer.prefix(count)).contains(where: watches.matches) else { continue }
-            // A repointed link: its new target is watched from now on too.
-            let now = Self.resolved(path)
-            if let now, now != target { _ = watches.add(now, on: descriptor, logger: logger) }
-            target = now
-            changed()
+            let count: Int
+            do {
+                count = try SystemCall.retrying("read", path: path) { buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }
+            } catch {
+                if error.code == EAGAIN { break }
+                return .end
+            }
+            guard count > 0 else { return .end }
+            if Self.records(in: buffer.prefix(count)).contains(where: watches.matches) { matched = true }
         }
+        guard matched else { return .keep }
+        // A repointed link: its new target is watched from now on too.
+        let now = Self.resolved(path)
+        if let now, now != target { _ = watches.add(now, on: descriptor, logger: logger) }
+        target = now
+        changed()
+        return .keep
     }
 
     /// The watch descriptor and name of each entry that changed in one read()'s records (`int wd;

@@ -17,8 +17,8 @@ enum InputMonitorFactory {
         }
     }
 
-    /// nil for `none`: nothing is opened and no thread runs.
-    static func make(_ input: InputConfiguration, logger: Logger,
+    /// nil for `none`: nothing is opened and no source is added to the loop.
+    static func make(_ input: InputConfiguration, logger: Logger, events: ControlPlaneLoop,
                      deliver: @escaping @Sendable (ControlAction, CommandSource) -> Void,
                      entryChanged: @escaping @Sendable (String?) -> Void = { _ in }) -> InputMonitor? {
         let keyMap = input.keyMap
@@ -29,7 +29,7 @@ enum InputMonitorFactory {
         case .list(let entries): selection = .named(entries)
         }
         if input.lockdown { logger.info("\(lockdownLine())") }
-        return InputMonitor(options: .init(selection: selection, keyMap: keyMap, grab: input.grab, lockdown: input.lockdown), deliver: deliver,
+        return InputMonitor(options: .init(selection: selection, keyMap: keyMap, grab: input.grab, lockdown: input.lockdown), events: events, deliver: deliver,
                             log: { level, line in
                                 switch level {
                                 case .info: logger.info("\(line)")

@@ -12,11 +12,12 @@ import MarqueeSession
 
 extension Backends {
     /// The real devices and services: FFmpeg, DRM (or headless), ALSA, HDMI-CEC, evdev, curl,
-    /// mosquitto, timerfd and adjtimex.
+    /// mosquitto, timerfd and adjtimex. The control-plane sources among them (input, hotplug, VT
+    /// switches, the config watch, clock jumps) go on the session's loop.
     static let live = Backends(
-        screens: { plan, logger in
-            plan.screens.isEmpty ? try SingleScreen(VideoOutputFactory.make(plan: plan, logger: logger)) as any ScreenSet
-                : try ScreenOutputs.make(plan: plan, logger: logger)
+        screens: { plan, logger, events in
+            plan.screens.isEmpty ? try SingleScreen(VideoOutputFactory.make(plan: plan, logger: logger, events: events)) as any ScreenSet
+                : try ScreenOutputs.make(plan: plan, logger: logger, events: events)
         },
         audio: { request, logger in
             AudioOutputFactory.make(choice: request.choice, configuration: request.configuration, virtualClock: request.virtualClock, logger: logger)
@@ -30,8 +31,9 @@ extension Backends {
         },
         soundStretching: { lockedToWall in lockedToWall ? FFmpegAudioDriftCompensation() as any AudioTimeStretching : FFmpegAudioTimeStretching() },
         osd: { settings, logger in OnScreenDisplayFactory.make(settings, logger: logger) },
-        input: { configuration, logger, route in
-            InputMonitorFactory.make(configuration, logger: logger, deliver: route.deliver, entryChanged: route.entryChanged).map(KeypadInput.init)
+        input: { configuration, logger, route, events in
+            InputMonitorFactory.make(configuration, logger: logger, events: events, deliver: route.deliver,
+                                     entryChanged: route.entryChanged).map(KeypadInput.init)
         },
         http: { CurlHTTPClient() },
         digests: { FileSHA256() },
@@ -48,8 +50,8 @@ extension Backends {
             return try MQTTClient(options: options)
         },
         png: { try PNGWriter.pngData($0) },
-        clockJumps: { jumped in
-            guard let watch = WallClockJumpWatch(changed: jumped) else { return .failure(ClockWatchError(WallClockJumpWatch.lastError)) }
+        clockJumps: { events, jumped in
+            guard let watch = WallClockJumpWatch(events: events, changed: jumped) else { return .failure(ClockWatchError(WallClockJumpWatch.lastError)) }
             return .success(watch)
         },
         kernelClock: {
@@ -58,7 +60,7 @@ extension Backends {
                                    maximumErrorMicroseconds: $0.maximumErrorMicroseconds, description: $0.description)
             }
         },
-        configWatch: { path, logger, changed in ConfigWatcher(path: path, logger: logger, changed: changed) })
+        configWatch: { path, logger, events, changed in ConfigWatcher(path: path, logger: logger, events: events, changed: changed) })
 }
 
 extension DRMVideoOutput: ScreenDisplay {}

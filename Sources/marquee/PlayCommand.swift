@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MarqueeConfig
 import MarqueeCore
+import MarqueeDRM
 import MarqueeMedia
 import MarqueePlayer
 import MarqueeSession
@@ -80,6 +81,9 @@ struct PlayCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before any thread exists (threads inherit the mask): the signals the session takes
+        // through its loop's signalfd never run a default action on some other thread.
+        ControlPlaneLoop.blockForProcess(PlaybackSession.signalActions.map(\.number) + DRMVideoOutput.consoleSwitchSignals)
         var plan: PlaybackPlan
         do {
             plan = try PlaybackPlan.load(arguments: inputs)

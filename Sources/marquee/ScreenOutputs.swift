@@ -37,7 +37,7 @@ final class ScreenOutputs: ScreenSet, @unchecked Sendable {
     /// Opens every screen of `plan.screens`. The main screen failing ends the run, as a single
     /// screen's would; another screen failing (unplugged, no such connector) is left out with one
     /// error line, and the rest play.
-    static func make(plan: PlaybackPlan, logger: Logger) throws -> ScreenOutputs {
+    static func make(plan: PlaybackPlan, logger: Logger, events: ControlPlaneLoop) throws -> ScreenOutputs {
         guard let mainScreen = plan.mainScreen else { throw PlayError(lines: ["error: displays: no screen plays a playlist"]) }
         let card: DRMCardScreens?
         switch plan.output {
@@ -49,7 +49,7 @@ final class ScreenOutputs: ScreenSet, @unchecked Sendable {
         case .auto, .drm:
             let path: String? = if case .drm(let path) = plan.output { path } else { nil }
             do {
-                card = try DRMCardScreens(devicePath: path)
+                card = try DRMCardScreens(devicePath: path, events: events)
             } catch {
                 throw PlayError(lines: ["error: drm output: \(error)"])
             }

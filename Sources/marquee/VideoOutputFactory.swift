@@ -13,7 +13,7 @@ enum VideoOutputFactory {
         let display: DRMVideoOutput?
     }
 
-    static func make(plan: PlaybackPlan, logger: Logger) throws -> Made {
+    static func make(plan: PlaybackPlan, logger: Logger, events: ControlPlaneLoop) throws -> Made {
         let background = plan.settings.background
         switch plan.output {
         case .headless(let configured):
@@ -24,18 +24,18 @@ enum VideoOutputFactory {
                 logger.warning("no DRM card with a connected screen: playing headless at \(HeadlessVideoOutput.defaultSize)")
                 return Made(output: HeadlessVideoOutput(size: HeadlessVideoOutput.defaultSize, background: background), display: nil)
             }
-            return try drm(devicePath: nil, plan: plan, logger: logger)
+            return try drm(devicePath: nil, plan: plan, logger: logger, events: events)
         case .drm(let device):
-            return try drm(devicePath: device, plan: plan, logger: logger)
+            return try drm(devicePath: device, plan: plan, logger: logger, events: events)
         }
     }
 
-    private static func drm(devicePath: String?, plan: PlaybackPlan, logger: Logger) throws -> Made {
+    private static func drm(devicePath: String?, plan: PlaybackPlan, logger: Logger, events: ControlPlaneLoop) throws -> Made {
         let options = DRMOutputOptions(devicePath: devicePath, connector: plan.connector, mode: request(plan.mode),
                                        rotation: plan.settings.displayRotation, allowsAtomic: plan.modesetting == .auto)
         do {
             let log = DRMOutputLog(info: { logger.info("\($0)") }, warning: { logger.warning("\($0)") })
-            let display = try DRMVideoOutput(options: options, log: log)
+            let display = try DRMVideoOutput(options: options, log: log, events: events)
             logger.info("display: \(display.summary)")
             return Made(output: display, display: display)
         } catch {

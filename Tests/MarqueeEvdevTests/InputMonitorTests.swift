@@ -24,10 +24,17 @@ import Testing
         }
     }
 
+    /// One loop for the suite's monitors, as a session has one for all its sources.
+    static let events: ControlPlaneLoop = {
+        let loop = try! ControlPlaneLoop(name: "test.input")
+        loop.start()
+        return loop
+    }()
+
     private func monitor(directory: String, selection: InputDeviceSelection = .auto(boundCodes: KeyMap.default.boundCodes),
                          lines: Lines) -> InputMonitor {
         InputMonitor(options: .init(selection: selection, keyMap: .default, grab: true, directory: directory),
-                     deliver: { action, source in lines.append("command \(action) from \(source)") },
+                     events: Self.events, deliver: { action, source in lines.append("command \(action) from \(source)") },
                      log: { _, line in lines.append(line) })
     }
 

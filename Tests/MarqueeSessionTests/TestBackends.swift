@@ -12,7 +12,7 @@ extension Backends {
     /// of the devices this machine has not (DRM, ALSA, evdev, CEC, a broker).
     static func inProcess(screenSize: PixelSize = PixelSize(width: 160, height: 90)) -> Backends {
         Backends(
-            screens: { plan, _ in HeadlessScreens(plan: plan, size: screenSize) },
+            screens: { plan, _, _ in HeadlessScreens(plan: plan, size: screenSize) },
             audio: { _, _ in AudioDevice(output: NullAudioOutput(), isDevice: false) },
             displayPower: { _, _, _ in nil },
             opener: { request, warn in
@@ -21,14 +21,14 @@ extension Backends {
             },
             soundStretching: { _ in FFmpegAudioTimeStretching() },
             osd: { _, _ in nil },
-            input: { _, _, _ in nil },
+            input: { _, _, _, _ in nil },
             http: { CurlHTTPClient() },
             digests: { FileSHA256() },
             broker: { _ in throw ClockWatchError("no broker in these tests") },
             png: { try PNGWriter.pngData($0) },
-            clockJumps: { _ in .failure(ClockWatchError("not watched in tests")) },
+            clockJumps: { _, _ in .failure(ClockWatchError("not watched in tests")) },
             kernelClock: { nil },
-            configWatch: { path, _, changed in PollingConfigWatch(path: path, changed: changed) })
+            configWatch: { path, _, _, changed in PollingConfigWatch(path: path, changed: changed) })
     }
 }
 
