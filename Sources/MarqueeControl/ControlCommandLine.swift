@@ -13,7 +13,8 @@ public enum ControlCommandLine {
 
     /// The request object for `words` (the command and its values), or what is wrong with them.
     /// `workingDirectory` makes a relative config path absolute: the player's own is elsewhere.
-    public static func request(_ words: [String], workingDirectory: String, append: Bool = false) throws(Usage) -> [String: Any] {
+    public static func request(_ words: [String], workingDirectory: String, append: Bool = false,
+                               wait: Bool = false) throws(Usage) -> [String: Any] {
         guard let name = words.first else { throw Usage(description: "give a command, e.g. status, next, seek 1:23") }
         // An unknown name goes to the player, whose answer lists the commands.
         guard let spec = ControlVocabulary.spec(named: name) else { return ["command": name] }
@@ -41,7 +42,10 @@ public enum ControlCommandLine {
                 request[field.name] = word
             }
         }
-        if name == "load" { request["mode"] = append ? ControlLoad.Mode.append.rawValue : ControlLoad.Mode.replace.rawValue }
+        if name == "load" {
+            request["mode"] = append ? ControlLoad.Mode.append.rawValue : ControlLoad.Mode.replace.rawValue
+            if wait { request["wait"] = true }
+        }
         return request
     }
 

@@ -6,7 +6,9 @@ import MarqueeCore
 public protocol ControlHost: Sendable {
     /// Reads and checks what `load` names, with the same loader as `marquee check`, and hands the
     /// playlist to the player: at once, or once its remote items are downloaded and verified.
-    func load(_ load: ControlLoad) -> Result<LoadOutcome, LoadRejection>
+    /// With `load.waits`, `handedOver` hears once whether the player took the playlist or a newer
+    /// plan replaced it while its downloads ran; it is never called for a refused load.
+    func load(_ load: ControlLoad, handedOver: @escaping @Sendable (LoadHandOver) -> Void) -> Result<LoadOutcome, LoadRejection>
     /// The PNG file's bytes for a screenshot.
     func pngData(_ canvas: Canvas) throws -> [UInt8]
     /// Writes a screenshot as `name` into the player's screenshots folder (never anywhere else);
@@ -30,6 +32,14 @@ public struct LoadOutcome: Sendable, Equatable {
         self.warnings = warnings
         self.staged = staged
     }
+}
+
+/// What became of a load the reply waits for.
+public enum LoadHandOver: Sendable, Equatable {
+    /// The player has it (its downloads done; any item that failed for good left out).
+    case taken
+    /// Another plan (a reload, a fetched config, another load) came before its downloads ended.
+    case superseded
 }
 
 /// Why `load` refused: a summary and the loader's lines, `FILE:LINE:COLUMN: error: message`.

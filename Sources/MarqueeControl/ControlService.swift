@@ -164,7 +164,21 @@ public final class ControlService: @unchecked Sendable {
     }
 
     private func load(_ load: ControlLoad, from source: CommandSource, peer: Int, id: ControlRequestID?) {
-        switch host.load(load) {
+        let gate = LoadReplyGate { [self] fields, handOver in
+            switch handOver {
+            case .taken:
+                var fields = fields
+                fields["playing"] = true
+                reply(to: peer, id: id, .success(fields))
+            case .superseded:
+                log("control: the load from \(source) was replaced by a newer plan before its downloads ended")
+                reply(to: peer, id: id, .failure("replaced by a newer plan (a reload, a fetched config or another load) before its downloads ended"))
+            }
+        }
+        let result = host.load(load) { handOver in
+            if load.waits { gate.handedOver(handOver) }
+        }
+        switch result {
         case .failure(let rejection):
             log("control: load from \(source) refused: \(rejection.summary)")
             reply(to: peer, id: id, .failure(rejection.summary, extra: ["diagnostics": rejection.diagnostics]))
@@ -172,7 +186,13 @@ public final class ControlService: @unchecked Sendable {
             let count = loaded.itemCount
             let staging = loaded.staged > 0 ? "; \(loaded.staged) remote item\(loaded.staged == 1 ? "" : "s") to download and verify first" : ""
             log("control: \(source) loaded \(count) item\(count == 1 ? "" : "s") (\(load.mode.rawValue))\(staging)")
-            reply(to: peer, id: id, .success(["items": count, "mode": load.mode.rawValue, "warnings": loaded.warnings, "staged": loaded.staged]))
+            let fields: [String: Any] = ["items": count, "mode": load.mode.rawValue, "warnings": loaded.warnings, "staged": loaded.staged]
+            guard load.waits else {
+                reply(to: peer, id: id, .success(fields))
+                return
+            }
+            // The reply waits for the hand-over (sent at once if it has come already).
+            gate.accepted(fields)
         }
     }
 

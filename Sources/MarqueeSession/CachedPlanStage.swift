@@ -34,6 +34,8 @@ package final class CachedPlanStage: @unchecked Sendable {
     /// Under `lock`: the plan delivered last when some of its media were left out, and where it
     /// went: `retryFailed` stages it again.
     private var incomplete: (plan: PlaybackPlan, deliver: Delivery)?
+    /// Under `lock`: told if the plan being staged now is replaced by a newer one before it is delivered.
+    private var supersededCallback: (@Sendable () -> Void)?
     /// Under `lock`: the url of the item on screen. It may be from a playlist several changes
     /// old (an item plays to its end however often the playlist changes meanwhile): never evicted.
     private var playing: (@Sendable () -> String?)?
@@ -54,19 +56,24 @@ package final class CachedPlanStage: @unchecked Sendable {
         }
     }
 
-    /// Downloads what `plan` needs, then hands it to `deliver`; returns at once.
-    package func stage(_ plan: PlaybackPlan, deliver: @escaping Delivery, retrying: Bool = false) {
+    /// Downloads what `plan` needs, then hands it to `deliver`; returns at once. `superseded` is
+    /// called instead if a newer plan is staged before this one is delivered.
+    package func stage(_ plan: PlaybackPlan, deliver: @escaping Delivery, superseded: (@Sendable () -> Void)? = nil,
+                       retrying: Bool = false) {
         // A new config may name a body that outgrew the cache again: it is given another try.
         if !retrying { cache.forgetOversized() }
         let wants = plan.cacheWants(security: security)
-        let (current, keeping) = lock.withLock { () -> (Int, Set<URL>) in
+        let (current, keeping, replaced) = lock.withLock { () -> (Int, Set<URL>, (@Sendable () -> Void)?) in
+            let replaced = supersededCallback
+            supersededCallback = superseded
             generation += 1
             incomplete = nil
             wanted = wants.map(\.url)
             progress = [:]
             results = [:]
-            return (generation, inUse.reduce(into: Set<URL>()) { $0.formUnion($1) })
+            return (generation, inUse.reduce(into: Set<URL>()) { $0.formUnion($1) }, replaced)
         }
+        replaced?()
         guard !wants.isEmpty else {
             settle(plan, results: [:], generation: current, deliver: deliver)
             return
@@ -110,6 +117,7 @@ package final class CachedPlanStage: @unchecked Sendable {
         let urls = Set(plan.cachedMedia.values.map(\.url))
         guard lock.withLock({ () -> Bool in
             guard staged == generation else { return false }
+            supersededCallback = nil
             inUse = Array((inUse + [urls]).suffix(2))
             return true
         }) else { return }

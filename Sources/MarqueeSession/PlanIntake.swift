@@ -148,14 +148,19 @@ package final class PlanIntake: @unchecked Sendable {
     /// A control client's `load`, checked where it came in: through the same steps as a reloaded
     /// file, waiting only until its downloads (if any) have begun. The number of remote items to
     /// download first; nil when the wall plan refused it (the reason was logged and is returned).
-    package func load(_ loaded: PlaybackPlan, named name: String, mode: ControlLoad.Mode) -> Result<Int, LoadRejection> {
-        queue.sync { take(loaded, from: .load(name, mode)) }
+    /// `handedOver` hears once when the player has it, or that a newer plan replaced it first.
+    package func load(_ loaded: PlaybackPlan, named name: String, mode: ControlLoad.Mode,
+                      handedOver: @escaping @Sendable (LoadHandOver) -> Void = { _ in }) -> Result<Int, LoadRejection> {
+        queue.sync {
+            take(loaded, from: .load(name, mode), accepted: { handedOver(.taken) }, superseded: { handedOver(.superseded) })
+        }
     }
 
     /// The steps after the check, for every source. Returns how many remote items are downloaded
     /// before the hand-over, or why the plan was refused.
     @discardableResult
-    private func take(_ fresh: PlaybackPlan, from source: PlanSource, accepted: (@Sendable () -> Void)? = nil) -> Result<Int, LoadRejection> {
+    private func take(_ fresh: PlaybackPlan, from source: PlanSource, accepted: (@Sendable () -> Void)? = nil,
+                      superseded: (@Sendable () -> Void)? = nil) -> Result<Int, LoadRejection> {
         var trace: [Step] = [.check]
         var next = fresh
         overrides.apply(to: &next)
@@ -184,7 +189,7 @@ package final class PlanIntake: @unchecked Sendable {
                 // The clock was chosen at start: a wall-clock lock needs a restart to begin.
                 logger.warning("reload: not applied until marquee restarts: sync")
                 next.sync = nil
-                return accept(next, from: source, accepted: accepted, trace: &trace)
+                return accept(next, from: source, accepted: accepted, superseded: superseded, trace: &trace)
             }
             switch planner.wallSync(for: next.items, sync: sync) {
             case .success(let wallSync):
@@ -198,10 +203,11 @@ package final class PlanIntake: @unchecked Sendable {
         } else {
             trace.append(.wall)
         }
-        return accept(next, from: source, accepted: accepted, trace: &trace)
+        return accept(next, from: source, accepted: accepted, superseded: superseded, trace: &trace)
     }
 
-    private func accept(_ next: PlaybackPlan, from source: PlanSource, accepted: (@Sendable () -> Void)?, trace: inout [Step]) -> Result<Int, LoadRejection> {
+    private func accept(_ next: PlaybackPlan, from source: PlanSource, accepted: (@Sendable () -> Void)?,
+                        superseded: (@Sendable () -> Void)?, trace: inout [Step]) -> Result<Int, LoadRejection> {
         // An append adds items; the settings and timetable playing stay, and so does the plan.
         if case .load(_, .append) = source {
             plan.items += next.items
@@ -209,13 +215,14 @@ package final class PlanIntake: @unchecked Sendable {
             plan = next
         }
         logger.debug("reload: \(source) is valid: \(next.items.count) items")
-        return .success(handOver(next, from: source, accepted: accepted, trace: &trace))
+        return .success(handOver(next, from: source, accepted: accepted, superseded: superseded, trace: &trace))
     }
 
     /// To the player, through the cache when the plan has remote media to download first (the
     /// run's cache, or one opened now). The number of remote items it waits for.
     @discardableResult
-    private func handOver(_ plan: PlaybackPlan, from source: PlanSource, accepted: (@Sendable () -> Void)? = nil, trace: inout [Step]) -> Int {
+    private func handOver(_ plan: PlaybackPlan, from source: PlanSource, accepted: (@Sendable () -> Void)? = nil,
+                          superseded: (@Sendable () -> Void)? = nil, trace: inout [Step]) -> Int {
         let (running, open) = lock.withLock { (self.stage, self.openStage) }
         let stage = running ?? (plan.cachedMedia.isEmpty ? nil : open?())
         let appending = if case .load(_, .append) = source { true } else { false }
@@ -236,7 +243,7 @@ package final class PlanIntake: @unchecked Sendable {
         trace.append(.handOver)
         logger.debug("plan: \(source): \(trace.map(\.rawValue).joined(separator: ", "))")
         if let stage {
-            stage.stage(plan, deliver: deliver)
+            stage.stage(plan, deliver: deliver, superseded: superseded)
             return plan.cachedMedia.count
         }
         deliver(plan)

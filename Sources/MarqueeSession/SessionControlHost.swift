@@ -57,7 +57,7 @@ package final class SessionControlHost: ControlHost, @unchecked Sendable {
         lock.withLock { self.screens = screens }
     }
 
-    package func load(_ load: ControlLoad) -> Result<LoadOutcome, LoadRejection> {
+    package func load(_ load: ControlLoad, handedOver: @escaping @Sendable (LoadHandOver) -> Void) -> Result<LoadOutcome, LoadRejection> {
         // Every player of a wall plays the config's cycle; one changed over its socket would leave it.
         if baseSettings.wallSync != nil {
             return .failure(LoadRejection(summary: "\(labelFor(load)): not loaded: playback is locked to the wall clock (sync); change the config file and reload it instead",
@@ -103,7 +103,7 @@ package final class SessionControlHost: ControlHost, @unchecked Sendable {
         guard let intake = lock.withLock({ self.intake }) else {
             return .failure(LoadRejection(summary: "\(labelFor(load)): not loaded: the player is not ready for it yet", diagnostics: []))
         }
-        return intake.load(plan, named: labelFor(load), mode: load.mode).map {
+        return intake.load(plan, named: labelFor(load), mode: load.mode, handedOver: handedOver).map {
             LoadOutcome(itemCount: plan.items.count, warnings: plan.warnings, staged: $0)
         }
     }

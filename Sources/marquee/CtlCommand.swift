@@ -26,6 +26,9 @@ struct CtlCommand: ParsableCommand {
     @Flag(help: "With load: add the config's items after the playlist's instead of replacing it.")
     var append = false
 
+    @Flag(help: "With load: reply once the player has the playlist, after its remote items are downloaded and verified (raise --timeout for large ones).")
+    var wait = false
+
     @Option(name: [.customShort("o"), .customLong("output")], help: "With screenshot: the PNG file to write.")
     var output: String?
 
@@ -83,7 +86,7 @@ struct CtlCommand: ParsableCommand {
             guard words.count == 1, output != nil else { throw ControlCommandLine.Usage(description: "usage: marquee ctl screenshot -o FILE.png") }
             return Self.line(["command": "screenshot"])
         default:
-            var request = try ControlCommandLine.request(words, workingDirectory: FileManager.default.currentDirectoryPath, append: append)
+            var request = try ControlCommandLine.request(words, workingDirectory: FileManager.default.currentDirectoryPath, append: append, wait: wait)
             if let item {
                 guard words.first == "observe" else { throw ControlCommandLine.Usage(description: "--item goes with observe at") }
                 request["item"] = item

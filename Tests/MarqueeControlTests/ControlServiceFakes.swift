@@ -44,15 +44,32 @@ final class StandInHost: ControlHost, @unchecked Sendable {
     private let lock = NSLock()
     private var answer: Result<LoadOutcome, LoadRejection> = .success(LoadOutcome(itemCount: 1))
     private(set) var loads: [ControlLoad] = []
+    /// Told before `load` returns, as a load with nothing to download is; nil: kept for `handOver`.
+    private var handsOverAtOnce: LoadHandOver?
+    private var pendingHandOvers: [@Sendable (LoadHandOver) -> Void] = []
 
-    func answerLoads(with answer: Result<LoadOutcome, LoadRejection>) { lock.withLock { self.answer = answer } }
+    func answerLoads(with answer: Result<LoadOutcome, LoadRejection>, handingOverAtOnce: LoadHandOver? = nil) {
+        lock.withLock {
+            self.answer = answer
+            handsOverAtOnce = handingOverAtOnce
+        }
+    }
     var loaded: [ControlLoad] { lock.withLock { loads } }
 
-    func load(_ load: ControlLoad) -> Result<LoadOutcome, LoadRejection> {
-        lock.withLock {
+    /// What became of the loads whose hand-over was kept, oldest first.
+    func handOver(_ outcome: LoadHandOver) {
+        let waiting = lock.withLock { pendingHandOvers.isEmpty ? nil : pendingHandOvers.removeFirst() }
+        waiting?(outcome)
+    }
+
+    func load(_ load: ControlLoad, handedOver: @escaping @Sendable (LoadHandOver) -> Void) -> Result<LoadOutcome, LoadRejection> {
+        let (answer, atOnce) = lock.withLock {
             loads.append(load)
-            return answer
+            if handsOverAtOnce == nil { pendingHandOvers.append(handedOver) }
+            return (answer, handsOverAtOnce)
         }
+        if let atOnce { handedOver(atOnce) }
+        return answer
     }
 
     func pngData(_ canvas: Canvas) throws -> [UInt8] { [0x89, 0x50, 0x4E, 0x47] }

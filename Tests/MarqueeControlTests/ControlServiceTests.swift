@@ -94,6 +94,36 @@ import Testing
         #expect(player.actions.isEmpty, "a load never goes on the command path")
     }
 
+    /// With `wait`, the reply comes when the host says the player has the playlist (after its
+    /// downloads), or says it false when a newer plan came first; without it, at once.
+    @Test func aWaitingLoadIsAnsweredAtItsHandOver() {
+        let peer = ControlPeer(id: ControlPeer.allocateID(), uid: 0, gid: 0, pid: 1)
+        service.connected(peer)
+        host.answerLoads(with: .success(LoadOutcome(itemCount: 2, staged: 1)))
+        service.handle(.line(#"{"command":"load","path":"/etc/marquee/a.yaml","wait":true}"#), from: peer)
+        #expect(host.loaded.last == ControlLoad(source: .path("/etc/marquee/a.yaml"), mode: .replace, waits: true))
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(transport.objects(for: peer.id).isEmpty, "no reply before the hand-over")
+        host.handOver(.taken)
+        let taken = transport.waitForObjects(1, for: peer.id)
+        #expect(taken.count == 1 && taken.first?["ok"] as? Bool == true && taken.first?["playing"] as? Bool == true
+                && taken.first?["staged"] as? Int == 1, "\(taken)")
+
+        service.handle(.line(#"{"command":"load","path":"/etc/marquee/b.yaml","wait":true}"#), from: peer)
+        host.handOver(.superseded)
+        let replaced = transport.waitForObjects(2, for: peer.id)
+        #expect(replaced.count == 2 && replaced.last?["ok"] as? Bool == false
+                && (replaced.last?["error"] as? String)?.contains("replaced by a newer plan") == true, "\(replaced)")
+
+        // Handed over before the host's load returned: one reply all the same.
+        host.answerLoads(with: .success(LoadOutcome(itemCount: 1)), handingOverAtOnce: .taken)
+        service.handle(.line(#"{"command":"load","path":"/etc/marquee/c.yaml","wait":true}"#), from: peer)
+        let early = transport.waitForObjects(3, for: peer.id)
+        #expect(early.count == 3 && early.last?["playing"] as? Bool == true, "\(early)")
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(transport.objects(for: peer.id).count == 3)
+    }
+
     @Test func aScreenshotIsReturnedOrWrittenIntoTheFolder() {
         let returned = ask(#"{"command":"screenshot"}"#, role: .observe)
         #expect(returned["png"] as? String == Data([0x89, 0x50, 0x4E, 0x47]).base64EncodedString() && returned["width"] as? Int == 4)

@@ -6,6 +6,7 @@ import MarqueeCore
 import MarqueeMedia
 import MarqueePlayer
 import MarqueeTestSupport
+import Synchronization
 import Testing
 @testable import MarqueeSession
 
@@ -95,6 +96,66 @@ import Testing
         #expect(!session.startedURLs.contains { $0.hasSuffix("/lying.mp4") }, "\(session.startedURLs)")
         let media = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/media")) ?? []
         #expect(media == ["\(digest).mp4"], "only the verified file is kept: \(media)")
+    }
+}
+
+extension PlanRoadTests {
+    /// A socket `load` that asks to wait is answered once its remote item is downloaded, verified
+    /// and with the player; one whose download a newer load overtakes is answered false.
+    @Test func aLoadThatWaitsIsAnsweredWhenThePlayerHasIt() throws {
+        let folder = try MediaFolder()
+        defer { folder.remove() }
+        let a = try folder.clip("a.mp4", seconds: 0.4)
+        let remote = try folder.clip("remote.mp4", seconds: 0.4, color: "maroon")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: remote))
+        let digest = try FileSHA256().sha256(ofFileAt: remote)
+        // About a second to download: the reply must wait for it.
+        let server = try LoopbackHTTPServer(routes: [
+            "/slow.mp4": .throttledFile(bytes, contentType: "video/mp4", bytesPerSecond: max(bytes.count, 1)),
+            "/never.mp4": .stall,
+        ])
+        defer { server.stop() }
+        let socket = folder.url.appendingPathComponent("c.sock").path
+        let cache = folder.url.appendingPathComponent("cache").path
+        let config = try folder.write("marquee.yaml", """
+            playlist:
+              repeat: all
+              items: [\(a)]
+            cache:
+              dir: \(cache)
+            control:
+              socket: \(socket)
+            """)
+        let slow = try folder.write("slow.yaml", "playlist:\n  repeat: all\n  items:\n    - url: \(server.url("/slow.mp4"))\n      sha256: \(digest)\n")
+        let never = try folder.write("never.yaml", "playlist:\n  items:\n    - url: \(server.url("/never.mp4"))\n")
+        let session = try SessionUnderTest(plan: PlaybackPlan.fromConfig(path: config), socket: socket)
+        defer { session.quit() }
+        #expect(session.waitForItem("/a.mp4"))
+
+        let asked = ContinuousClock.now
+        let taken = try session.ask(#"{"command":"load","path":"\#(slow)","wait":true}"#)
+        let waited = ContinuousClock.now - asked
+        #expect(taken["ok"] as? Bool == true && taken["playing"] as? Bool == true && taken["staged"] as? Int == 1, "\(taken)")
+        #expect(waited >= .milliseconds(500), "the reply came after the download: \(waited)")
+        let media = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/media")) ?? []
+        #expect(media == ["\(digest).mp4"], "in the cache when the reply came: \(media)")
+        #expect(session.waitForItem("/slow.mp4"), "\(session.startedURLs)")
+
+        // A load waiting on a download that never ends, overtaken by another load.
+        let overtaken = Mutex<(ok: Bool?, error: String?)?>(nil)
+        let waiting = Thread {
+            let reply = try? session.ask(#"{"command":"load","path":"\#(never)","wait":true}"#)
+            let answer = (ok: reply?["ok"] as? Bool, error: reply?["error"] as? String)
+            overtaken.withLock { $0 = answer }
+        }
+        waiting.start()
+        #expect(session.waitForLine("\(never) (load, replace)"), "\(session.lines.all)")
+        let again = try session.ask(#"{"command":"load","path":"\#(slow)"}"#)
+        #expect(again["ok"] as? Bool == true)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while overtaken.withLock({ $0 == nil }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let reply = overtaken.withLock { $0 }
+        #expect(reply?.ok == false && reply?.error?.contains("replaced by a newer plan") == true, "\(String(describing: reply))")
     }
 }
 

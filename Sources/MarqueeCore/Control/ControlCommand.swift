@@ -33,9 +33,13 @@ public struct ControlLoad: Sendable, Equatable {
 
     public var source: Source
     public var mode: Mode
+    /// The reply waits until the player has the playlist (its remote items downloaded and
+    /// verified first), instead of coming as soon as the playlist is found valid.
+    public var waits: Bool
 
-    public init(source: Source, mode: Mode) {
+    public init(source: Source, mode: Mode, waits: Bool = false) {
         self.source = source
         self.mode = mode
+        self.waits = waits
     }
 }

@@ -82,8 +82,9 @@ public enum ControlVocabulary {
         ) { arguments throws(ControlArgumentError) in .removeObserver(try arguments.required(arguments.integer("observer"), "observer")) },
         ControlCommandSpec(
             "load", fields: [ControlField("path", .path), ControlField("playlist", .object(example: "a config's playlist: {\"items\":[{\"url\":\"a.mp4\"}]}")),
-                             ControlField("mode", .choice(ControlLoad.Mode.allCases.map(\.rawValue)))],
-            words: ["path"], usage: "CONFIG [--append]", help: "Plays another config's playlist, replacing this one or appended to it."
+                             ControlField("mode", .choice(ControlLoad.Mode.allCases.map(\.rawValue))), ControlField("wait", .flag)],
+            words: ["path"], usage: "CONFIG [--append] [--wait]",
+            help: "Plays another config's playlist, replacing this one or appended to it; with wait, replies once the player has it (after its downloads)."
         ) { arguments throws(ControlArgumentError) in try load(arguments) },
         ControlCommandSpec(
             "screenshot", fields: [ControlField("path", .text)], usage: "-o FILE.png",
@@ -134,12 +135,13 @@ public enum ControlVocabulary {
 
     private static func load(_ arguments: ControlArguments) throws(ControlArgumentError) -> ControlCommand {
         let mode = arguments.choice("mode", of: ControlLoad.Mode.self) ?? .replace
+        let waits = arguments.flag("wait") ?? false
         switch (arguments.text("path"), arguments.object("playlist")) {
         case (let path?, nil):
             guard !path.isEmpty else { throw ControlArgumentError("'path' must be a config file's path") }
-            return .load(ControlLoad(source: .path(path), mode: mode))
+            return .load(ControlLoad(source: .path(path), mode: mode, waits: waits))
         case (nil, let playlist?):
-            return .load(ControlLoad(source: .playlist(json: playlist), mode: mode))
+            return .load(ControlLoad(source: .playlist(json: playlist), mode: mode, waits: waits))
         default:
             throw ControlArgumentError("load needs either 'path' (a config file) or 'playlist' (an object like a config's playlist)")
         }
