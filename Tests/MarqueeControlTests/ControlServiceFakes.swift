@@ -63,11 +63,12 @@ final class StandInHost: ControlHost, @unchecked Sendable {
     }
 
     func load(_ load: ControlLoad, handedOver: @escaping @Sendable (LoadHandOver) -> Void) -> Result<LoadOutcome, LoadRejection> {
-        let (answer, atOnce) = lock.withLock {
-            loads.append(load)
-            if handsOverAtOnce == nil { pendingHandOvers.append(handedOver) }
-            return (answer, handsOverAtOnce)
-        }
+        lock.lock()
+        loads.append(load)
+        if handsOverAtOnce == nil { pendingHandOvers.append(handedOver) }
+        let answer = self.answer
+        let atOnce = handsOverAtOnce
+        lock.unlock()
         if let atOnce { handedOver(atOnce) }
         return answer
     }
