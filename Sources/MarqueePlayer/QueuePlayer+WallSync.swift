@@ -54,7 +54,9 @@ extension QueuePlayer {
         wallAudioPace = MediaTime(1, per: 1)
         holdAudioForFirstPicture()
         if let pipeline = current, pipeline.index == index, pipeline.item == items[index] {
-            // Within the item on screen: as a seek, no new itemStarted.
+            // Within the item on screen: as a seek, no new itemStarted. The cursor is put on it too:
+            // a reload's new cursor points nowhere, and the wall stopped at the item's end.
+            _ = cursor.jump(to: index)
             pipeline.cancel()
             upcoming?.cancel()
             upcoming = nil

@@ -233,7 +233,10 @@ package final class PlanIntake: @unchecked Sendable {
             if appending {
                 player?.append(ready.items)
             } else {
-                player?.replaceQueue(ready.replacement(immediately: replaceAtOnce, wallClock: wallClock))
+                var replacement = ready.replacement(immediately: replaceAtOnce, wallClock: wallClock)
+                // A client's load without a timetable of its own plays until the running one next changes.
+                if case .load = source, ready.schedule == nil { replacement.timetable = nil }
+                player?.replaceQueue(replacement)
             }
             accepted?()
         }

@@ -160,7 +160,7 @@ extension PlanRoadTests {
 }
 
 /// A session running on a thread of its own, with a control socket, its journal kept and its
-/// `itemStarted` events counted.
+/// events read back (on the monotonic clock unless a test gives another: the wall's, the virtual).
 final class SessionUnderTest: @unchecked Sendable {
     let lines = LogLines()
     private let socket: String
@@ -168,10 +168,10 @@ final class SessionUnderTest: @unchecked Sendable {
     private let events: String
     private var quitted = false
 
-    init(plan: PlaybackPlan, socket: String) throws {
+    init(plan: PlaybackPlan, socket: String, clock: PlaybackClock = MonotonicClock(), traceFrames: Bool = false) throws {
         self.socket = socket
         events = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-events-\(UUID().uuidString).jsonl").path
-        let session = try PlaybackSession(plan: plan, clock: MonotonicClock(), audio: .null, eventsPath: events, traceFrames: false,
+        let session = try PlaybackSession(plan: plan, clock: clock, audio: .null, eventsPath: events, traceFrames: traceFrames,
                                           backends: .inProcess(), logger: .recording(into: lines))
         nonisolated(unsafe) let running = session
         let finished = self.finished
@@ -201,10 +201,14 @@ final class SessionUnderTest: @unchecked Sendable {
         return try? StatusCoding.document(line ?? "")
     }
 
-    var startedURLs: [String] {
+    /// Every event written so far, in order.
+    var written: [[String: Any]] {
         ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").split(separator: "\n")
             .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .filter { $0["event"] as? String == "itemStarted" }.compactMap { $0["url"] as? String }
+    }
+
+    var startedURLs: [String] {
+        written.filter { $0["event"] as? String == "itemStarted" }.compactMap { $0["url"] as? String }
     }
 
     func waitForItem(_ suffix: String, seconds: Double = 20) -> Bool {
@@ -217,6 +221,10 @@ final class SessionUnderTest: @unchecked Sendable {
 
     func waitForStatus(seconds: Double = 10, _ condition: (StatusDocument) -> Bool) -> Bool {
         waitFor(seconds) { status().map(condition) ?? false }
+    }
+
+    func waitForEvents(seconds: Double = 20, _ condition: ([[String: Any]]) -> Bool) -> Bool {
+        waitFor(seconds) { condition(written) }
     }
 
     private func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
