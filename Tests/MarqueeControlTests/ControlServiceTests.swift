@@ -100,7 +100,13 @@ import Testing
         let peer = ControlPeer(id: ControlPeer.allocateID(), uid: 0, gid: 0, pid: 1)
         service.connected(peer)
         host.answerLoads(with: .success(LoadOutcome(itemCount: 2, staged: 1)))
+        // The service loads off the caller's thread: each hand-over is told once the host has the load.
+        func waitForLoads(_ count: Int) {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while host.loaded.count < count && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        }
         service.handle(.line(#"{"command":"load","path":"/etc/marquee/a.yaml","wait":true}"#), from: peer)
+        waitForLoads(1)
         #expect(host.loaded.last == ControlLoad(source: .path("/etc/marquee/a.yaml"), mode: .replace, waits: true))
         Thread.sleep(forTimeInterval: 0.2)
         #expect(transport.objects(for: peer.id).isEmpty, "no reply before the hand-over")
@@ -110,6 +116,7 @@ import Testing
                 && taken.first?["staged"] as? Int == 1, "\(taken)")
 
         service.handle(.line(#"{"command":"load","path":"/etc/marquee/b.yaml","wait":true}"#), from: peer)
+        waitForLoads(2)
         host.handOver(.superseded)
         let replaced = transport.waitForObjects(2, for: peer.id)
         #expect(replaced.count == 2 && replaced.last?["ok"] as? Bool == false
