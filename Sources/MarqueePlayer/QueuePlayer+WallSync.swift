@@ -56,7 +56,7 @@ extension QueuePlayer {
         if let pipeline = current, pipeline.index == index, pipeline.item == items[index] {
             // Within the item on screen: as a seek, no new itemStarted. The cursor is put on it too:
             // a reload's new cursor points nowhere, and the wall stopped at the item's end.
-            _ = cursor.jump(to: index)
+            _ = cursor.jump(to: pipeline.index)
             pipeline.cancel()
             upcoming?.cancel()
             upcoming = nil
