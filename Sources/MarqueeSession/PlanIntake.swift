@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import MarqueeControl
+import MarqueeConfig
 import MarqueeCore
 import MarqueePlayer
 
@@ -53,11 +54,19 @@ package final class PlanIntake: @unchecked Sendable {
     private var plan: PlaybackPlan
     /// Set by the session when it plays locked to the wall (`sync:`): a new playlist's wall plan
     /// is worked out here, off the present thread, before it goes to the player.
+    /// The wall the player is locked to now: the `sync:` of the plan playing (a reload may move
+    /// its epoch or take it away); nil when not locked. What `status` and `load` go by.
+    package var lockedWall: SyncConfiguration? {
+        lock.withLock { planner == nil ? nil : playingSync }
+    }
+
     package var syncPlanner: WallSyncPlanner? {
         get { lock.withLock { planner } }
         set { lock.withLock { planner = newValue } }
     }
     private var planner: WallSyncPlanner?
+    /// The `sync:` of the plan playing; under `lock`.
+    private var playingSync: SyncConfiguration?
     private let lock = NSLock()
     private weak var player: QueuePlayer?
     /// The run's cache (its fleet's), used for every plan when there is one.
@@ -79,6 +88,7 @@ package final class PlanIntake: @unchecked Sendable {
         self.wallClock = wallClock
         self.screenRule = screenRule
         self.plan = plan
+        playingSync = plan.sync
         self.path = path
         self.overrides = overrides
         self.immediately = immediately
@@ -189,6 +199,7 @@ package final class PlanIntake: @unchecked Sendable {
                 // The clock was chosen at start: a wall-clock lock needs a restart to begin.
                 logger.warning("reload: not applied until marquee restarts: sync")
                 next.sync = nil
+                trace.append(.wall)
                 return accept(next, from: source, accepted: accepted, superseded: superseded, trace: &trace)
             }
             switch planner.wallSync(for: next.items, sync: sync) {
@@ -213,6 +224,7 @@ package final class PlanIntake: @unchecked Sendable {
             plan.items += next.items
         } else {
             plan = next
+            lock.withLock { playingSync = next.sync }
         }
         logger.debug("reload: \(source) is valid: \(next.items.count) items")
         return .success(handOver(next, from: source, accepted: accepted, superseded: superseded, trace: &trace))

@@ -193,10 +193,12 @@ package final class PlaybackSession {
         host.attach(intake: intake)
         self.loadStaging = staging
         if let fleet { host.attach(cacheStatus: { fleet.status() }) }
-        if let sync = plan.sync, syncPlanner != nil {
+        if syncPlanner != nil {
             // {"epoch":"2026-01-01T00:00:00Z","clock":{"synchronized":true,"estimatedErrorMicroseconds":12,...}}
-            host.attach(syncStatus: {
-                StatusDocument.SyncStatus(epoch: sync.epochText, clock: backends.kernelClock().map {
+            // The wall playing now: a reload may have moved its epoch or unlocked the player.
+            host.attach(syncStatus: { [intake] in
+                guard let sync = intake.lockedWall else { return nil }
+                return StatusDocument.SyncStatus(epoch: sync.epochText, clock: backends.kernelClock().map {
                     StatusDocument.SyncStatus.Clock(synchronized: $0.isSynchronized, estimatedErrorMicroseconds: $0.estimatedErrorMicroseconds,
                                                     maximumErrorMicroseconds: $0.maximumErrorMicroseconds)
                 })

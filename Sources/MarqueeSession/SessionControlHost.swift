@@ -16,7 +16,7 @@ package final class SessionControlHost: ControlHost, @unchecked Sendable {
     private let lock = NSLock()
     private var input: (any InputSource)?
     private var cacheStatus: (@Sendable () -> StatusDocument.CacheStatus?)?
-    private var syncStatus: (@Sendable () -> StatusDocument.SyncStatus)?
+    private var syncStatus: (@Sendable () -> StatusDocument.SyncStatus?)?
     private var screens: (@Sendable () -> [StatusDocument.Screen])?
     /// The folders `load` may read configs and local media from.
     private let roots: LoadRoots
@@ -48,7 +48,7 @@ package final class SessionControlHost: ControlHost, @unchecked Sendable {
     }
 
     /// Frame-locked playback's epoch and the kernel clock's state, for `status`.
-    package func attach(syncStatus: @escaping @Sendable () -> StatusDocument.SyncStatus) {
+    package func attach(syncStatus: @escaping @Sendable () -> StatusDocument.SyncStatus?) {
         lock.withLock { self.syncStatus = syncStatus }
     }
 
@@ -59,7 +59,7 @@ package final class SessionControlHost: ControlHost, @unchecked Sendable {
 
     package func load(_ load: ControlLoad, handedOver: @escaping @Sendable (LoadHandOver) -> Void) -> Result<LoadOutcome, LoadRejection> {
         // Every player of a wall plays the config's cycle; one changed over its socket would leave it.
-        if baseSettings.wallSync != nil {
+        if lock.withLock({ intake })?.lockedWall != nil {
             return .failure(LoadRejection(summary: "\(labelFor(load)): not loaded: playback is locked to the wall clock (sync); change the config file and reload it instead",
                                           diagnostics: []))
         }
@@ -129,7 +129,7 @@ package final class SessionControlHost: ControlHost, @unchecked Sendable {
         var status = DeviceStatus(output: output, audio: StatusDocument.Audio(device: audioDevice),
                                   input: StatusDocument.Input(devices: devices))
         status.cache = lock.withLock({ cacheStatus })?()
-        status.sync = lock.withLock({ syncStatus })?()
+        status.sync = lock.withLock({ syncStatus })?() ?? nil
         status.screens = lock.withLock({ screens })?()
         return status
     }

@@ -100,6 +100,7 @@ import Testing
             let segments = WallFrames(events: events).segments
             return segments.count >= 2 && segments[1].frames.count > 60
         }, "\(session.lines.all)")
+        #expect(session.status()?.sync?.epoch == "2026-01-01T00:00:00.500Z", "status tells the wall playing now")
         let segments = WallFrames(events: session.written).segments
         #expect(segments.count == 2, "one join at start, one for the reload: \(segments.map(\.join))")
         #expect(segments.count >= 2 && segments[1].join["reason"] as? String == "reload")
@@ -183,6 +184,29 @@ import Testing
         #expect(!session.written.contains { $0["event"] as? String == "wallSyncJoined" })
         #expect(session.status()?.sync == nil)
         #expect(session.lines.all.filter { $0.contains("restarts: sync") }.count == 1)
+    }
+
+    /// A reload that takes `sync:` away unlocks the player: `status` no longer reports a wall and
+    /// a client's `load`, refused while locked, is taken.
+    @Test func syncRemovedByAReloadUnlocksStatusAndLoads() throws {
+        let folder = try MediaFolder()
+        defer { folder.remove() }
+        try Self.clips(in: folder)
+        let socket = folder.url.appendingPathComponent("c.sock").path
+        let config = try folder.write("wall.yaml", Self.config(epoch: "2026-01-01T00:00:00Z", socket: socket))
+        let other = try folder.write("other.yaml", "playlist:\n  items: [b.mp4]\n")
+        let session = try Self.session(config, socket: socket)
+        defer { session.quit() }
+        #expect(session.waitForEvents { (WallFrames(events: $0).segments.first?.frames.count ?? 0) > 10 }, "\(session.lines.all)")
+        #expect(session.status()?.sync?.epoch == "2026-01-01T00:00:00Z")
+        let locked = try session.ask(#"{"command":"load","path":"\#(other)"}"#)
+        #expect(locked["ok"] as? Bool == false && (locked["error"] as? String)?.contains("locked to the wall clock") == true, "\(locked)")
+
+        try "playlist:\n  items: [a.mp4, b.mp4]\ncontrol:\n  socket: \(socket)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        #expect(session.waitForLine("plan: \(config) (changed): check, overrides, restart-only, wall, hand-over"), "\(session.lines.all)")
+        #expect(session.waitForStatus { $0.sync == nil }, "no wall in status once unlocked")
+        let loaded = try session.ask(#"{"command":"load","path":"\#(other)"}"#)
+        #expect(loaded["ok"] as? Bool == true, "\(loaded)")
     }
 
     /// The planner itself, over FFmpeg: each item's length is its trim against the media's own
