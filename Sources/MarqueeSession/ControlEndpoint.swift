@@ -6,8 +6,10 @@ import MarqueeCore
 import MarqueePlayer
 
 /// The control socket of one `marquee play`: where it listens (`--control`, `control.socket`, else
-/// the runtime folder), the server and the service that turns its requests into commands. A socket
-/// that cannot be made is one error line and playback goes on without it.
+/// the runtime folder), the server and the service that turns its requests into commands. The
+/// server's sources (listener, clients, deadlines) run on the session's control-plane loop, which
+/// the session starts and stops; `stop` ends them without stopping the loop. A socket that cannot
+/// be made is one error line and playback goes on without it.
 package final class ControlEndpoint: @unchecked Sendable {
     package let service: ControlService
     private let server: ControlSocketServer
@@ -17,7 +19,8 @@ package final class ControlEndpoint: @unchecked Sendable {
         self.server = server
     }
 
-    package static func make(_ configuration: ControlConfiguration, player: QueuePlayer, host: ControlHost, logger: Logger) -> ControlEndpoint? {
+    package static func make(_ configuration: ControlConfiguration, player: QueuePlayer, host: ControlHost,
+                             loop: ControlPlaneLoop, logger: Logger) -> ControlEndpoint? {
         let path: String
         switch configuration.socket {
         case .none:
@@ -35,6 +38,7 @@ package final class ControlEndpoint: @unchecked Sendable {
         do {
             let server = try ControlSocketServer(
                 path: path,
+                loop: loop,
                 roles: configuration.roles,
                 log: { [logger] level, line in level == .warning ? logger.warning("\(line)") : logger.info("\(line)") },
                 onConnect: { service.connected($0) },

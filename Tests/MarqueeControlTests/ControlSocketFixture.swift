@@ -4,23 +4,37 @@ import MarqueeCore
 import Synchronization
 @testable import MarqueeControl
 
+/// A control-plane loop for a test's servers, started: the thread their sources and callbacks run
+/// on. Stop it when done (a `defer` right after creating it).
+func startedLoop() throws -> ControlPlaneLoop {
+    let loop = try ControlPlaneLoop(name: "test.control")
+    loop.start()
+    return loop
+}
+
 /// A started echo server in a fresh temp folder (mode 0755, so another uid can reach the socket):
 /// every line comes back as it was sent; a line too long comes back as `too long LIMIT`. Records
-/// peers, inputs and log lines. Call `stop()` when done (a `defer` right after creating it).
+/// peers, inputs and log lines. Runs on `loop`, else on a loop of its own that `stop()` stops too.
+/// Call `stop()` when done (a `defer` right after creating it).
 final class ControlSocketFixture: Sendable {
     let folder: String
     let path: String
     let logs = LogRecorder()
+    let loop: ControlPlaneLoop
+    private let ownsLoop: Bool
     let server: ControlSocketServer
     private let recorded = Recorded()
 
-    init(limits: ControlSocketServer.Limits = .init(), roles: SocketRoles = SocketRoles(), recordInputs: Bool = true) throws {
+    init(limits: ControlSocketServer.Limits = .init(), roles: SocketRoles = SocketRoles(), recordInputs: Bool = true,
+         loop: ControlPlaneLoop? = nil) throws {
         folder = try Self.makeFolder()
         path = folder + "/control.sock"
+        self.loop = try loop ?? startedLoop()
+        ownsLoop = loop == nil
         let box = ServerBox()
         let recorded = self.recorded
         server = try ControlSocketServer(
-            path: path, limits: limits, roles: roles, log: logs.log,
+            path: path, loop: self.loop, limits: limits, roles: roles, log: logs.log,
             onConnect: { peer in recorded.state.withLock { $0.peers.append(peer) } },
             onInput: { peer, input in
                 if recordInputs { recorded.state.withLock { $0.inputs.append((peer, input)) } }
@@ -38,6 +52,7 @@ final class ControlSocketFixture: Sendable {
 
     func stop() {
         server.stop()
+        if ownsLoop { loop.stop() }
         try? FileManager.default.removeItem(atPath: folder)
     }
 
@@ -56,7 +71,7 @@ final class Recorded: Sendable {
 }
 
 /// The server, for callbacks created before it exists; set once before `start()`, which orders the
-/// write before the thread's reads.
+/// write before the loop's reads (it adds the listener under the loop's lock).
 final class ServerBox: @unchecked Sendable {
     var server: ControlSocketServer?
 }

@@ -47,8 +47,10 @@ extension ControlSocketTests {
         }
 
         @Test func stopClosesTheListenerAndRemovesTheSocketFile() throws {
+            let loop = try startedLoop()
+            defer { loop.stop() }
             let before = openDescriptorCount()
-            let fixture = try ControlSocketFixture()
+            let fixture = try ControlSocketFixture(loop: loop)
             let client = try ControlSocketClient(path: fixture.path)
             try client.send("hello")
             #expect(try client.readLine(timeout: 5) == "hello")
@@ -70,9 +72,11 @@ extension ControlSocketTests {
         @Test func aServerNeverStartedClosesItsDescriptorsOnStop() throws {
             let folder = try ControlSocketFixture.makeFolder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
+            let loop = try startedLoop()
+            defer { loop.stop() }
             let before = openDescriptorCount()
-            let server = try ControlSocketServer(path: folder + "/s.sock", log: { _, _ in }, onInput: { _, _ in })
-            #expect(openDescriptorCount() == before + 3)  // listener and the wake-up pair
+            let server = try ControlSocketServer(path: folder + "/s.sock", loop: loop, log: { _, _ in }, onInput: { _, _ in })
+            #expect(openDescriptorCount() == before + 2)  // the listener and its deadline timer (no wake-up pair)
             server.stop()
             #expect(openDescriptorCount() == before)
             #expect(!FileManager.default.fileExists(atPath: folder + "/s.sock"))

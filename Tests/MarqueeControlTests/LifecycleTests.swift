@@ -16,7 +16,7 @@ extension ControlSocketTests {
             let third = try ControlSocketClient(path: fixture.path)
             #expect(try third.readLine(timeout: 5) == #"{"ok":false,"error":"too many clients (2)"}"#)
             #expect(try third.readLine(timeout: 5) == nil)
-            // Logged by the server thread once it has closed the connection: maybe just after the client saw it end.
+            // Logged on the loop's thread once it has closed the connection: maybe just after the client saw it end.
             let refusal = "control: refused a connection (uid \(getuid()), pid \(getpid())): too many clients (2)"
             #expect(waitUntil(5) { fixture.logs.warnings() == [refusal] }, "\(fixture.logs.warnings())")
             #expect(fixture.peers.count == 2)
@@ -66,9 +66,11 @@ extension ControlSocketTests {
         @Test func aHalfClosedClientStillGetsALateReply() throws {
             let folder = try ControlSocketFixture.makeFolder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
+            let loop = try startedLoop()
+            defer { loop.stop() }
             let box = ServerBox()
             let logs = LogRecorder()
-            let server = try ControlSocketServer(path: folder + "/s.sock", log: logs.log, onInput: { peer, input in
+            let server = try ControlSocketServer(path: folder + "/s.sock", loop: loop, log: logs.log, onInput: { peer, input in
                 guard case .line(let text) = input else { return }
                 // Answered from another thread a little later, as a command's completion is.
                 DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { box.server?.send("late: \(text)", to: peer.id) }
@@ -102,8 +104,10 @@ extension ControlSocketTests {
         @Test func aReplyQueuedJustBeforeStoppingIsDelivered() throws {
             let folder = try ControlSocketFixture.makeFolder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
+            let loop = try startedLoop()
+            defer { loop.stop() }
             let box = ServerBox()
-            let server = try ControlSocketServer(path: folder + "/s.sock", log: { _, _ in }, onInput: { peer, input in
+            let server = try ControlSocketServer(path: folder + "/s.sock", loop: loop, log: { _, _ in }, onInput: { peer, input in
                 guard case .line = input else { return }
                 box.server?.send(#"{"ok":true}"#, to: peer.id)
                 DispatchQueue.global().async { box.server?.stop() }
@@ -121,8 +125,10 @@ extension ControlSocketTests {
         @Test func stopFromACallbackReturnsAtOnce() throws {
             let folder = try ControlSocketFixture.makeFolder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
+            let loop = try startedLoop()
+            defer { loop.stop() }
             let box = ServerBox()
-            let server = try ControlSocketServer(path: folder + "/s.sock", log: { _, _ in }, onInput: { _, _ in
+            let server = try ControlSocketServer(path: folder + "/s.sock", loop: loop, log: { _, _ in }, onInput: { _, _ in
                 let started = Date()
                 box.server?.stop()
                 #expect(Date().timeIntervalSince(started) < 0.5)

@@ -8,7 +8,7 @@ extension ControlSocketTests {
             let fixture = try ControlSocketFixture()
             defer { fixture.stop() }
             #expect {
-                _ = try ControlSocketServer(path: fixture.path, log: { _, _ in }, onInput: { _, _ in })
+                _ = try ControlSocketServer(path: fixture.path, loop: fixture.loop, log: { _, _ in }, onInput: { _, _ in })
             } throws: { error in
                 (error as? ControlSocketError)?.description == "\(fixture.path): another player is listening there"
             }
@@ -23,9 +23,11 @@ extension ControlSocketTests {
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let path = folder + "/control.sock"
             try makeStaleSocket(at: path)
+            let loop = try startedLoop()
+            defer { loop.stop() }
             let logs = LogRecorder()
             let box = ServerBox()
-            let server = try ControlSocketServer(path: path, log: logs.log, onInput: { peer, input in
+            let server = try ControlSocketServer(path: path, loop: loop, log: logs.log, onInput: { peer, input in
                 if case .line(let text) = input { box.server?.send(text, to: peer.id) }
             })
             box.server = server
@@ -37,8 +39,10 @@ extension ControlSocketTests {
         }
 
         @Test func aMissingFolderOrSomethingElseAtThePathThrows() throws {
+            let loop = try startedLoop()
+            defer { loop.stop() }
             #expect {
-                _ = try ControlSocketServer(path: "/nope/x.sock", log: { _, _ in }, onInput: { _, _ in })
+                _ = try ControlSocketServer(path: "/nope/x.sock", loop: loop, log: { _, _ in }, onInput: { _, _ in })
             } throws: { error in
                 (error as? ControlSocketError)?.description == "/nope/x.sock: cannot bind (No such file or directory)"
             }
@@ -47,14 +51,14 @@ extension ControlSocketTests {
             let file = folder + "/notes.txt"
             _ = FileManager.default.createFile(atPath: file, contents: Data("keep me".utf8))
             #expect {
-                _ = try ControlSocketServer(path: file, log: { _, _ in }, onInput: { _, _ in })
+                _ = try ControlSocketServer(path: file, loop: loop, log: { _, _ in }, onInput: { _, _ in })
             } throws: { error in
                 (error as? ControlSocketError)?.description == "\(file): something other than a socket is there"
             }
             #expect(FileManager.default.contents(atPath: file) == Data("keep me".utf8))
             let long = folder + "/" + String(repeating: "n", count: 120)
             #expect(throws: ControlSocketError.self) {
-                _ = try ControlSocketServer(path: long, log: { _, _ in }, onInput: { _, _ in })
+                _ = try ControlSocketServer(path: long, loop: loop, log: { _, _ in }, onInput: { _, _ in })
             }
         }
     }
@@ -81,7 +85,9 @@ extension ControlSocketTests {
             // A server whose onInput answers nothing.
             let folder = try ControlSocketFixture.makeFolder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            let server = try ControlSocketServer(path: folder + "/s.sock", log: { _, _ in }, onInput: { _, _ in })
+            let loop = try startedLoop()
+            defer { loop.stop() }
+            let server = try ControlSocketServer(path: folder + "/s.sock", loop: loop, log: { _, _ in }, onInput: { _, _ in })
             server.start()
             defer { server.stop() }
             let client = try ControlSocketClient(path: server.path)
