@@ -123,8 +123,7 @@ static inline int marquee_epoll_wait(int epoll_fd, uint64_t *tokens, uint32_t *e
 static inline uint32_t marquee_epoll_in(void) { return EPOLLIN; }
 static inline uint32_t marquee_epoll_out(void) { return EPOLLOUT; }
 static inline uint32_t marquee_epoll_err(void) { return EPOLLERR; }
-static inline uint32_t marquee_epoll_hup(void) { return EPOLLHUP | EPOLLRDHUP; }
-static inline uint32_t marquee_epoll_rdhup(void) { return EPOLLRDHUP; }
+static inline uint32_t marquee_epoll_hup_only(void) { return EPOLLHUP; }
 
 // signalfd: the signal numbers a control-plane loop takes as events. Returns the number of the
 // signal read, 0 when none is queued, -1 with errno on failure.

@@ -1,9 +1,9 @@
 import Glibc
 import MarqueeCore
 
-/// The server thread's side of one client: owns the client's fd (closed exactly once, by `close()`),
+/// The control-plane loop's side of one client: owns the client's fd (closed exactly once, by `close()`),
 /// cuts what it sends into lines, and writes what is queued for it as fast as the kernel takes it.
-/// Only the server thread touches it; replies reach it through the server's shared outbox.
+/// Only the loop's thread touches it; replies reach it through the server's shared outbox.
 final class ControlConnection {
     let peer: ControlPeer
     private var fd: Int32
@@ -14,7 +14,7 @@ final class ControlConnection {
     /// The client shut down its writing side (or hung up): nothing more to read.
     private(set) var inputEnded = false
     /// A fatal reply was queued (`sendAndClose`): nothing more is read, and the connection closes
-    /// once the reply is written. Mirrors the outbox, for the server thread.
+    /// once the reply is written. Mirrors the outbox, for the loop's thread.
     var isClosing = false
     /// Being let go: nothing more is read from it.
     var isWindingDown: Bool { inputEnded || isClosing }

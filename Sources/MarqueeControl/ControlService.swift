@@ -6,7 +6,7 @@ import MarqueeCore
 /// command sent with its client as the source (`ControlledPlayer.send(_:from:)`), a seek, or a read of
 /// the status the player publishes; events and observers go back to the clients that asked.
 ///
-/// Threads: requests arrive on the socket's thread and are answered without waiting on playback
+/// Threads: requests arrive on the control-plane loop's thread and are answered without waiting on playback
 /// (a seek's reply is sent when its frame is on screen, from the present thread, which only queues
 /// it); events arrive on the event delivery thread; `load` and screenshots' PNG encoding run on a
 /// queue of their own. None of them ever waits for a client.

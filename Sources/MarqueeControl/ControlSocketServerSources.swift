@@ -13,9 +13,8 @@ import MarqueeCore
 /// `sendAndClose` written) or is let go after the grace.
 ///
 /// A client that shuts down only its writing side (`socat`, `nc -N`) still gets its replies. Its
-/// source ends with the half-close, though: the loop always asks epoll for EPOLLRDHUP and reports
-/// it as a hang-up for as long as the socket stays open, so a source kept for such a client would
-/// be called without end (or ended by the loop anyway). It waits on the timer instead: every
+/// source ends with the half-close, though (its socket stays readable at end of file, so a source
+/// kept for reading would be called without end). It waits on the timer instead: every
 /// `lingerCheck`, one poll() without waiting tells whether it has hung up for good, failed, or can
 /// take more output; it is closed at the latest after the grace without progress.
 final class ControlSocketSources: @unchecked Sendable {

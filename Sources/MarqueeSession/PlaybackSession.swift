@@ -212,16 +212,7 @@ package final class PlaybackSession {
                 }) ?? []
             })
         }
-        // Interim, until the session passes its own control-plane loop: one loop for the control
-        // socket, made and started once per process; each session's `stop` ends its sources there.
-        enum ControlSocketLoop {
-            static let shared: ControlPlaneLoop? = {
-                let loop = try? ControlPlaneLoop(name: "marquee.control")
-                loop?.start()
-                return loop
-            }()
-        }
-        control = ControlSocketLoop.shared.flatMap { ControlEndpoint.make(plan.control, player: player, host: host, loop: $0, logger: logger) }
+        control = ControlEndpoint.make(plan.control, player: player, host: host, loop: events, logger: logger)
         mqtt = MQTTEndpoint.make(plan.mqtt, player: player, host: host, backends: backends, service: control?.service, logger: logger)
         observer.attachStatus(player)
         if let service = control?.service ?? mqtt?.service { observer.attach(service) }

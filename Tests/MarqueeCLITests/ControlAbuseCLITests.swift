@@ -84,7 +84,7 @@ import Testing
             client.close()
         }
         _ = try player.status()
-        // Each closed connection is reaped when the server thread sees its hangup.
+        // Each closed connection is reaped when the control-plane loop sees its hangup.
         let deadline = Date().addingTimeInterval(10)
         while Self.descriptorCount(pid) > descriptorsBefore && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(Self.descriptorCount(pid) == descriptorsBefore)

@@ -47,6 +47,8 @@ public final class ControlPlaneLoop: @unchecked Sendable {
         var removals: [(UInt64, EventSourceEnding)] = []
         var signalsToBlock: [Int32] = []
         var thread: pthread_t?
+        /// `start` was called: requests go through the thread from then on, even before it runs.
+        var started = false
         var stopping = false
         var finished = false
         /// Removals done, counted so `remove(waiting:)` knows when its own has run.
@@ -87,6 +89,7 @@ public final class ControlPlaneLoop: @unchecked Sendable {
 
     /// Starts the loop's thread. Sources added before run from now on.
     public func start() {
+        state.withLock { $0.started = true }
         // Faults a test forces on the starting task apply to the loop's thread too.
         let faults = SystemCall.faults
         let thread = Thread { [self] in SystemCall.$faults.withValue(faults) { run() } }
@@ -162,14 +165,14 @@ public final class ControlPlaneLoop: @unchecked Sendable {
 
     // MARK: Running
 
-    private var isRunning: Bool { state.withLock { $0.thread != nil && !$0.finished } }
+    private var isRunning: Bool { state.withLock { $0.started && !$0.finished } }
 
     /// Ends every source (`.loopStopped`) and the thread, and waits for it unless called from a
     /// handler (the loop then ends when that handler returns). Idempotent.
     public func stop() {
         let wasStarted = state.withLock { state -> Bool in
             state.stopping = true
-            return state.thread != nil || state.finished
+            return state.started || state.finished
         }
         wakeUp()
         if !wasStarted {
@@ -296,7 +299,9 @@ public final class ControlPlaneLoop: @unchecked Sendable {
     }
 
     static func kernelEvents(_ readiness: EventReadiness) -> UInt32 {
-        var events = marquee_epoll_rdhup()
+        // No EPOLLRDHUP: a peer that shuts only its writing side (`socat`, `nc -N`) is not a
+        // hang-up; its reader sees end of file and decides. EPOLLHUP and EPOLLERR always come.
+        var events: UInt32 = 0
         if readiness.contains(.readable) { events |= marquee_epoll_in() }
         if readiness.contains(.writable) { events |= marquee_epoll_out() }
         return events
@@ -306,7 +311,7 @@ public final class ControlPlaneLoop: @unchecked Sendable {
         var readiness: EventReadiness = []
         if events & marquee_epoll_in() != 0 { readiness.insert(.readable) }
         if events & marquee_epoll_out() != 0 { readiness.insert(.writable) }
-        if events & marquee_epoll_hup() != 0 { readiness.insert(.hungUp) }
+        if events & marquee_epoll_hup_only() != 0 { readiness.insert(.hungUp) }
         if events & marquee_epoll_err() != 0 { readiness.insert(.failed) }
         return readiness
     }

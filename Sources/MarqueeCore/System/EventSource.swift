@@ -12,7 +12,8 @@ public struct EventReadiness: OptionSet, Sendable {
 
     public static let readable = EventReadiness(rawValue: 1 << 0)
     public static let writable = EventReadiness(rawValue: 1 << 1)
-    /// The other end closed (a socket's peer, a pipe's writer) or the device went away.
+    /// The other end closed for good (a socket's peer, a pipe's writer) or the device went away.
+    /// A peer that shut only its writing side is not one: its reader sees end of file.
     public static let hungUp = EventReadiness(rawValue: 1 << 2)
     public static let failed = EventReadiness(rawValue: 1 << 3)
 }
