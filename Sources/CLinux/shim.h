@@ -1,6 +1,7 @@
 #ifndef MARQUEE_CLINUX_SHIM_H
 #define MARQUEE_CLINUX_SHIM_H
 
+
 // The kernel interfaces more than one Marquee module uses, in one place: the headers Swift's Glibc
 // module leaves out, and small wrappers for what Swift cannot import (variadic ioctl, constants
 // that are macros over structs or function calls). Errors stay -1 with errno set, so callers
@@ -18,6 +19,7 @@
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
@@ -146,6 +148,11 @@ static inline int marquee_block_signals(const int *numbers, int count, int block
     sigemptyset(&mask);
     for (int index = 0; index < count; index++) sigaddset(&mask, numbers[index]);
     return pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &mask, NULL);
+}
+
+// Names the calling thread as `ps -L` and /proc/PID/task/*/comm show it (the kernel keeps 15 bytes).
+static inline int marquee_name_this_thread(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }
 
 #endif

@@ -66,6 +66,17 @@ extension QueuePlayer {
                 move(to: cursor.start())
                 return
             }
+        } else if current != nil && kept == nil && upcomingAfterFirstFrame {
+            // The item handed over to has not shown its first frame: the one on screen is the old
+            // list's last, ending now. The new list takes this slot, not one loop later (a change
+            // that came within the last frame before an item boundary played the old list again).
+            pendingSettings = nil
+            emitAll(adopt(settings, itemStays: false))
+            let boundary = timeline.itemOrigin
+            move(to: cursor.start())
+            // In the slot the handed-over item had: the old list's last frame keeps its full time.
+            timeline.restart(at: max(boundary, clock.now() - origin))
+            return
         } else {
             pendingSettings = settings
         }

@@ -367,7 +367,9 @@ extension QueuePlayer {
             openDeferredUpcomingIfDue()
             // A still held on screen: the labels come, fade and go on it.
             refreshOSDWhileIdle()
-            clock.sleep(until: min(deadline, clock.now() + Self.commandLatency))
+            var until = min(deadline, clock.now() + Self.commandLatency)
+            if let change = scheduleChangeOnVirtualClock, change > clock.now() { until = min(until, change) }
+            clock.sleep(until: until)
         }
         return true
     }

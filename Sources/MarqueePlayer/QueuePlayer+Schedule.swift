@@ -108,6 +108,16 @@ extension QueuePlayer {
         apply(command)
     }
 
+    /// On a virtual clock, the player clock's time of the timetable's next change: a sleep toward
+    /// a frame stops there, as a real clock's short wake-ups do, so the change is acted on before
+    /// the frame after it. (A jump to the frame passed over it: a change due within the last frame
+    /// before an item boundary came one item late.)
+    var scheduleChangeOnVirtualClock: MediaTime? {
+        guard realClock is VirtualClock, let schedule = playlistSchedule, let next = scheduleAgenda.first else { return nil }
+        let wait = max(next.start.timeIntervalSince(schedule.wallClock()), 0) * max(clock.rate, 0)
+        return clock.now() + MediaTime(Int64((wait * 1_000_000).rounded(.up)), per: 1_000_000)
+    }
+
     /// With a virtual clock (`--clock fast`, tests), waiting for a command while the timetable has
     /// a change coming jumps the clock to it, as the clock jumps to a frame's due time; true when
     /// the change is then due.

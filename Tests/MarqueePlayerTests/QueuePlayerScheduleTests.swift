@@ -105,6 +105,23 @@ import Testing
         #expect(change.map { $0.at >= MediaTime(seconds: 5) && $0.at <= MediaTime(5020, per: 1000) } == true, "\(String(describing: change?.at))")
     }
 
+    /// The change comes within the last frame of breakfast's second loop (7.99 s; its last frame
+    /// went up at 7.96 s and the next loop, handed over to, waits for 8 s): lunch takes the 8 s
+    /// slot, not 12 s after one more breakfast nobody asked for.
+    @Test func aChangeWithinTheLastFrameBeforeAnItemBoundaryTakesThatBoundary() {
+        let (player, recorder) = Self.play([
+            (Daypart(name: "breakfast", schedule: Self.window("06:00", "11:00"), itemSchedules: [nil]), ["breakfast"]),
+            (Daypart(name: "lunch", schedule: Self.window("11:00", "15:00"), itemSchedules: [nil]), ["lunch"]),
+        ], start: Self.at("10:59:52").addingTimeInterval(0.01))
+        player.start()
+        #expect(recorder.recorder.wait { events in events.contains { if case .itemStarted(_, "lunch", _) = $0 { true } else { false } } })
+        Self.stop(player)
+
+        let starts = recorder.starts
+        #expect(Array(starts.map { $0.url }.prefix(3)) == ["breakfast", "breakfast", "lunch"], "\(starts)")
+        #expect(starts.count >= 3 && starts[2].at >= MediaTime(seconds: 8) && starts[2].at <= MediaTime(8040, per: 1000), "\(starts)")
+    }
+
     @Test func anInterruptingDaypartCutsTheItemShort() {
         let (player, recorder) = Self.play([
             (Daypart(name: "breakfast", schedule: Self.window("06:00", "11:00"), itemSchedules: [nil]), ["breakfast"]),
