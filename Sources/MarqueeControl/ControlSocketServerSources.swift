@@ -13,10 +13,12 @@ import MarqueeCore
 /// `sendAndClose` written) or is let go after the grace.
 ///
 /// A client that shuts down only its writing side (`socat`, `nc -N`) still gets its replies. Its
-/// source ends with the half-close, though (its socket stays readable at end of file, so a source
-/// kept for reading would be called without end). It waits on the timer instead: every
-/// `lingerCheck`, one poll() without waiting tells whether it has hung up for good, failed, or can
-/// take more output; it is closed at the latest after the grace without progress.
+/// source stays but no longer waits to read (its socket stays readable at end of file, and a source
+/// waiting for that would be called without end): only for room to write while output is queued,
+/// and for the hang-up or error epoll always reports. It is closed when it hangs up, or at the
+/// latest after the grace without progress (the timer). A client whose source the loop ended
+/// while it was being let go lingers on the timer instead: every `lingerCheck`, one poll() without
+/// waiting tells whether it has hung up for good, failed, or can take more output.
 final class ControlSocketSources: @unchecked Sendable {
     /// How often clients that shut down their writing side are looked at.
     static let lingerCheck: UInt64 = 20_000_000
@@ -247,16 +249,14 @@ final class ControlSocketSources: @unchecked Sendable {
     }
 
     /// The client's input ended or it hung up: closed now if it is gone for good, else (only its
-    /// writing side is shut) its source ends and it lingers on the timer.
+    /// writing side is shut) it keeps its source, now waiting only to write what is queued (and for
+    /// the hang-up epoll always reports), with the grace on the timer.
     private func letGoOfSource(_ client: Client) -> EventSourceStep {
         // Still attached here: `drop` ends the source before the descriptor is closed.
         if closeIfGone(client) { return .keep }
-        client.attached = false
-        // After this handler has returned and the loop has ended the source.
-        let peer = client.peer.id
-        loop.perform { [self] in flush(peer) }
+        service(client)  // winding down: writes what waits, stops asking to read
         armTimer(now: Self.monotonicNanoseconds())
-        return .end
+        return .keep
     }
 
     private func clientEnded(_ client: Client, _ ending: EventSourceEnding) {

@@ -14,8 +14,10 @@ extension ControlSocketTests {
                 _ = try warmUp.readLine(timeout: 5)
             }
             #expect(waitUntil(5) { fixture.server.clientCount == 0 })
-            let before = socketsBound(to: fixture.path)
-            #expect(before == 1, "the listener alone: \(before)")
+            // /proc/net/unix is read in pieces while other suites open and close sockets, so one
+            // read can miss a line: the count is read until it says what it should.
+            #expect(waitUntil(5) { socketsBound(to: fixture.path) == 1 }, "the listener alone: \(socketsBound(to: fixture.path))")
+            let before = 1
 
             let started = Date()
             for cycle in 0..<10_000 {
@@ -35,6 +37,7 @@ extension ControlSocketTests {
             #expect(waitUntil(10) { fixture.server.clientCount == 0 })
             // The server's sockets, not the whole process's descriptors: other suites open and close
             // theirs meanwhile (a full run once counted 74 against 71).
+            _ = waitUntil(5) { socketsBound(to: fixture.path) == before }
             let after = socketsBound(to: fixture.path)
             print("control socket: 10,000 connect/disconnect cycles in \(String(format: "%.2f", elapsed)) s; server sockets \(before) before, \(after) after")
             #expect(after == before)
@@ -63,7 +66,7 @@ extension ControlSocketTests {
             #expect(fixture.server.clientCount == 0)
             client.close()
             fixture.stop()  // a second stop does nothing
-            #expect(socketsBound(to: fixture.path) == 0, "the listener and every accepted connection are closed")
+            #expect(waitUntil(5) { socketsBound(to: fixture.path) == 0 }, "the listener and every accepted connection are closed")
             // The whole process's count: other suites open and close descriptors meanwhile (74
             // against 73 once in a full run), so it is given a moment to settle.
             #expect(waitUntil(5) { openDescriptorCount() == before }, "\(openDescriptorCount()) open, \(before) before")
@@ -79,9 +82,9 @@ extension ControlSocketTests {
             // The listener and its deadline timer (no wake-up pair). The whole process's count:
             // other suites open and close descriptors meanwhile, so it is given a moment to settle.
             #expect(waitUntil(5) { openDescriptorCount() == before + 2 }, "\(openDescriptorCount()) open, \(before) before")
-            #expect(socketsBound(to: folder + "/s.sock") == 1)
+            #expect(waitUntil(5) { socketsBound(to: folder + "/s.sock") == 1 })
             server.stop()
-            #expect(socketsBound(to: folder + "/s.sock") == 0)
+            #expect(waitUntil(5) { socketsBound(to: folder + "/s.sock") == 0 })
             #expect(waitUntil(5) { openDescriptorCount() == before }, "\(openDescriptorCount()) open, \(before) before")
             #expect(!FileManager.default.fileExists(atPath: folder + "/s.sock"))
         }

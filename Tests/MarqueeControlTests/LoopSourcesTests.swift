@@ -70,8 +70,8 @@ extension ControlSocketTests {
             #expect(Self.serverSources(on: loop) == ["control \(server.path)", "control deadlines \(server.path)"])
         }
 
-        /// `stop` from another thread, with clients connected (one half-closed, so on the timer
-        /// rather than a source of its own) and another thread sending meanwhile: once it returns,
+        /// `stop` from another thread, with clients connected (one half-closed, waiting only to write)
+        /// and another thread sending meanwhile: once it returns,
         /// no source of the server is left on the loop, every client was told, and no callback runs.
         @Test func stopFromAnotherThreadLeavesNoSourceAndNoCallbackAfter() throws {
             let folder = try ControlSocketFixture.makeFolder()
@@ -91,8 +91,8 @@ extension ControlSocketTests {
             let lingering = try ControlSocketClient(path: server.path)
             defer { lingering.close() }
             lingering.finishSending()
-            #expect(waitUntil(5) { server.clientCount == 4 && Self.serverSources(on: loop).count == 5 },
-                    "the listener, the timer and three clients: \(Self.serverSources(on: loop))")
+            #expect(waitUntil(5) { server.clientCount == 4 && Self.serverSources(on: loop).count == 6 },
+                    "the listener, the timer and four clients: \(Self.serverSources(on: loop))")
 
             let peers = calls.all.filter { $0.hasPrefix("connect ") }.compactMap { Int($0.dropFirst(8)) }
             let sending = Atomic<Bool>(true)
@@ -161,7 +161,7 @@ extension ControlSocketTests {
             #expect(fixture.logs.warnings() == [])
         }
 
-        /// A half-closed client lingers on the timer, not as a source of its own; when it then hangs
+        /// A half-closed client keeps its source, waiting only to write and for its hang-up; when it then hangs
         /// up for good it is closed at once, not after the grace.
         @Test func aHalfClosedClientThatHangsUpIsClosedBeforeTheGrace() throws {
             var limits = ControlSocketServer.Limits()
@@ -173,7 +173,13 @@ extension ControlSocketTests {
             #expect(try client.readLine(timeout: 5) == "one")
             let peer = try #require(fixture.peers.first)
             client.finishSending()
-            #expect(waitUntil(5) { !Self.serverSources(on: fixture.loop).contains("control client \(peer.id)") })
+            // It keeps its source, which no longer waits to read the end of file: not called again
+            // and again while the client lingers half-closed.
+            Thread.sleep(forTimeInterval: 0.5)
+            let name = "control client \(peer.id)"
+            #expect(Self.serverSources(on: fixture.loop).contains(name))
+            let calls = fixture.loop.state.withLock { $0.sources.values.first { $0.name == name }?.calls ?? 0 }
+            #expect(calls <= 3, "\(calls) calls")
             #expect(fixture.server.clientCount == 1)
             // A late reply still reaches it.
             fixture.server.send("late", to: peer.id)

@@ -28,6 +28,8 @@ public final class ControlPlaneLoop: @unchecked Sendable {
         let handler: (EventReadiness) -> EventSourceStep
         let ended: ((EventSourceEnding) -> Void)?
         var hangUps = 0
+        /// How often its handler ran (loop thread), for tests that a source is not spun on.
+        var calls = 0
 
         init(id: UInt64, name: String, descriptor: Int32, ownsDescriptor: Bool,
              handler: @escaping (EventReadiness) -> EventSourceStep, ended: ((EventSourceEnding) -> Void)?) {
@@ -239,6 +241,7 @@ public final class ControlPlaneLoop: @unchecked Sendable {
     private func dispatch(_ token: UInt64, _ kernelEvents: UInt32) {
         guard let source = state.withLock({ $0.sources[token] }) else { return }
         let readiness = Self.readiness(kernelEvents)
+        source.calls += 1
         let step = source.handler(readiness)
         // The handler may have removed its own source.
         guard state.withLock({ $0.sources[token] === source }) else { return }
