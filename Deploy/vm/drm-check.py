@@ -341,8 +341,9 @@ def check_probe_json(path, driver):
 def check_legacy_drops(path):
     """The legacy clip: >= 90 frame events and none dropped, except catch-up bursts right after a
     stall of the whole guest (nothing presented for >= 100 ms, as TCG or the 9p share sometimes
-    pause it), each no longer than the frames that fell due in its stall. Flip pacing that cannot
-    keep up drops frames with no stall before them, and still fails."""
+    pause it), no more in all than the frames that fell due in its stall (a catch-up may show a
+    frame or two between its drops). Flip pacing that cannot keep up drops frames with no stall
+    before them, and still fails."""
     frames = [json.loads(line) for line in open(path) if '"event":"frame"' in line]
     if len(frames) < 90:
         return f'{len(frames)} frame events (want >= 90)'
@@ -357,15 +358,24 @@ def check_legacy_drops(path):
         else:
             bursts.append([i])
     explained = []
+    # What the last stall still explains: its catch-up may show a frame between drops (a clean-clone
+    # run: 3 dropped after a 150 ms stall, one shown, then one more dropped 3 ms later).
+    allowance, last_end = 0, None
     for burst in bursts:
         first = burst[0]
         if first == 0:
             return f'{len(dropped)} of {len(frames)} frames dropped, the first one among them (at frames {dropped[:10]})'
         stall = frames[first]['t'] - frames[first - 1]['t']
         due = round(stall / (1 / 30)) + 1
+        if stall < 0.1 and last_end is not None and first - last_end <= 3 and len(burst) <= allowance:
+            allowance -= len(burst)
+            last_end = burst[-1]
+            explained.append(f'{len(burst)} more in the same catch-up')
+            continue
         if stall < 0.1 or len(burst) > due:
             return (f'{len(burst)} frames dropped at frames {burst[:10]} after {stall * 1000:.0f} ms without a frame '
                     f'(a stall is >= 100 ms and explains at most {due}); all dropped: {dropped[:10]}')
+        allowance, last_end = due - len(burst), burst[-1]
         explained.append(f'{len(burst)} after a {stall * 1000:.0f} ms stall')
     print(f'{len(frames)} clip frames flipped; {len(dropped)} dropped in {len(bursts)} burst(s), each after the guest stalled: '
           + ', '.join(explained))
