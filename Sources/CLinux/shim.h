@@ -100,9 +100,6 @@ static inline int marquee_uevent_socket(void) {
     return fd;
 }
 
-// A thread's wake-up for shutdown: a non-blocking pipe, or an eventfd (sys/eventfd.h, above).
-static inline int marquee_wake_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
-
 // epoll, for the control-plane loop: struct epoll_event is packed on x86-64, which Swift does not
 // import faithfully, so it never crosses into Swift; a source is named by a 64-bit token.
 static inline int marquee_epoll_control(int epoll_fd, int operation, int fd, uint32_t events, uint64_t token) {
