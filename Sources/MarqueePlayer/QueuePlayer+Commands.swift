@@ -110,7 +110,7 @@ extension QueuePlayer {
         case .step(let count) where count > 0:
             stepForward(by: count)
         case .step(let count) where count < 0:
-            backStepsPending = -count - 1
+            steps.stepBack(by: -count)
             stepBackward()
         case .step:
             break
@@ -190,12 +190,10 @@ extension QueuePlayer {
     }
 
     private func stop() {
-        completeSeekInFlight(false)
         // It was armed for the item now stopped: the next play must not pause after its item.
         cursor.pauseAfterCurrentItem = false
-        current?.cancel()
+        dropCurrentItem(cancelling: true)
         upcoming?.cancel()
-        current = nil
         upcoming = nil
         pausedAt = nil
         // Stopped is not paused: the next play starts afresh and its sound must flow.
@@ -214,21 +212,20 @@ extension QueuePlayer {
     func move(to index: Int?) {
         emitAll(machine.handle(.itemAbandoned))
         guard let index else {
-            current?.cancel()
-            current = nil
+            dropCurrentItem(cancelling: true)
             upcoming?.cancel()
             upcoming = nil
             ranOutOfItems = true
             emitAll(machine.handle(.queueExhausted))
             return
         }
-        completeSeekInFlight(false)
         timeline.restart(at: clock.now() - origin)
         if pausedAt != nil {
             // A skip while paused shows the new item's first frame and stays paused there.
             pausedAt = clock.now()
-            pauseOnNextFrame = true
+            steps.pausesOnNextFrame = true
         }
+        // Ending the item ends the seek in flight in it (false).
         becomeCurrent(index)
     }
 }

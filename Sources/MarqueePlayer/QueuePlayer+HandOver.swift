@@ -43,9 +43,9 @@ extension QueuePlayer {
     /// to it meanwhile: `next` during a still leaves the still, `pauseAfterCurrentItem` pauses on
     /// the item after it. False when a command replaced the item or the player is stopping.
     func playOut(_ pipeline: ItemPipeline, length: MediaTime) -> Bool {
-        while current === pipeline && !shouldStop && pendingWallJoin == nil {
-            if presentNextFrameNow { return true }
-            if !machine.wantsToPlay && !pauseOnNextFrame {
+        while current?.isPlaying(pipeline) == true && !shouldStop && pendingWallJoin == nil {
+            if steps.showsNextFrameNow { return true }
+            if !machine.wantsToPlay && !steps.pausesOnNextFrame {
                 waitForCommand()
                 applyPendingCommands()
                 continue
@@ -67,7 +67,7 @@ extension QueuePlayer {
     /// meanwhile act on the item on screen. False when a command replaced the item.
     func awaitStartWithoutPictures(_ pipeline: ItemPipeline) -> Bool {
         let followsDevice = settings.followsAudioClock && audioRenderer?.plays(serial: pipeline.serial) == true && pipeline.audio != nil
-        while current === pipeline && !shouldStop && pendingWallJoin == nil {
+        while current?.isPlaying(pipeline) == true && !shouldStop && pendingWallJoin == nil {
             if !machine.wantsToPlay {
                 waitForCommand()
                 applyPendingCommands()

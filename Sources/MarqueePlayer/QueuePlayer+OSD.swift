@@ -42,9 +42,9 @@ extension QueuePlayer {
         let index = current?.index ?? cursor.current ?? 0
         let item = index < items.count ? items[index] : nil
         let title = item.map { $0.title ?? Self.fileName($0.url) } ?? ""
-        let start = currentTiming?.start ?? .zero
-        let elapsed = position.map { max(.zero, $0 - start) }
-        let duration = currentTiming?.length ?? currentAsset?.duration
+        let start = current?.timing?.start ?? .zero
+        let elapsed = current?.position.map { max(.zero, $0 - start) }
+        let duration = current?.timing?.length ?? current?.asset?.duration
         var progress: Double?
         if let elapsed, let duration, duration > .zero { progress = min(1, max(0, elapsed.seconds / duration.seconds)) }
         let state: OSDContent.State = switch machine.state {

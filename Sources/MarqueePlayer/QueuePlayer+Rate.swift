@@ -38,7 +38,7 @@ extension QueuePlayer {
         }
         // Everything scheduled so far stays silent; what starts from here on is heard.
         renderer.discard(below: pipelineSerial + 1)
-        if let position, let asset = currentAsset, asset.isSeekable, !asset.isStillImage, current != nil {
+        if let position = current?.position, let asset = current?.asset, asset.isSeekable, !asset.isStillImage {
             begin(SeekRequest(time: position, toleranceBefore: .zero, toleranceAfter: .zero, source: nil, completion: { _ in }))
             return
         }

@@ -66,7 +66,7 @@ extension QueuePlayer {
                 move(to: cursor.start())
                 return
             }
-        } else if current != nil && kept == nil && upcomingAfterFirstFrame {
+        } else if current?.preparesNextAtFirstFrame == true && kept == nil {
             // The item handed over to has not shown its first frame: the one on screen is the old
             // list's last, ending now. The new list takes this slot, not one loop later (a change
             // that came within the last frame before an item boundary played the old list again).
@@ -82,7 +82,7 @@ extension QueuePlayer {
         }
         // The one after the item playing comes from the new list now; an item still waiting for its
         // first frame prepares it then.
-        if current != nil && !upcomingAfterFirstFrame { prepareUpcoming() }
+        if let current, !current.preparesNextAtFirstFrame { prepareUpcoming() }
     }
 
     /// A reloaded config's settings, with the run's own kept (see `PlayerRunSetting`).

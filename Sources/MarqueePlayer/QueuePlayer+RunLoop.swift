@@ -11,7 +11,7 @@ extension QueuePlayer {
             // item's queue closed, went on to the next item's sound decoded ahead for the
             // hand-over, and wrote it before the pipelines' cancels reached it.
             if shouldStop { audioRenderer?.discard(below: .max) }
-            current?.cancel()
+            current?.pipeline.cancel()
             upcoming?.cancel()
             releaseAudioHold()
             // Whatever audio is scheduled and complete is written before the run ends; after a
@@ -38,7 +38,7 @@ extension QueuePlayer {
             resumeAfterStopTimeoutIfDue()
             if let reason = pendingWallJoin { joinWall(reason) }
             if isIdleAndDone { break }
-            guard let pipeline = current, machine.wantsToPlay || pauseOnNextFrame else {
+            guard let pipeline = current?.pipeline, machine.wantsToPlay || steps.pausesOnNextFrame else {
                 waitForCommand()
                 continue
             }
@@ -65,7 +65,7 @@ extension QueuePlayer {
         case .timedOut:
             // A started item whose source ran dry is waited out until it is likely to keep up; the
             // frame it resumes on is shown at once and the timeline follows it.
-            if !startsItem && machine.itemStatus == .readyToPlay && machine.wantsToPlay {
+            if current?.awaitsFirstFrame != true && machine.itemStatus == .readyToPlay && machine.wantsToPlay {
                 // Locked to the wall, a stall is not waited out: the wall has moved on meanwhile.
                 if isWallSynced {
                     emitAll(machine.handle(.bufferEmpty))
@@ -73,7 +73,7 @@ extension QueuePlayer {
                     return nil
                 }
                 guard waitOutStall(of: pipeline) else { return nil }
-                if pipeline.upcomingFrameTime() != nil { presentNextFrameNow = true }
+                if pipeline.upcomingFrameTime() != nil { steps.showsNextFrameNow = true }
                 guard case .element(let output) = pipeline.next(waitingAtMost: 0) else { return nil }
                 return output
             }
@@ -115,13 +115,13 @@ extension QueuePlayer {
     private func handle(_ output: ItemPipeline.Output, from pipeline: ItemPipeline) {
         switch output {
         case .ready(let asset, let timing):
-            currentAsset = asset
-            currentTiming = timing
+            current?.asset = asset
+            current?.timing = timing
             scheduler.reset()
             publishDetails()
             // A seek reopens the item it is already in: nothing new to announce, only what follows
             // to prepare again.
-            if pipeline.entry != nil && pipeline !== joinedPipeline {
+            if pipeline.entry != nil && current?.isJoinedMidway != true {
                 prepareUpcoming()
                 return
             }
@@ -132,7 +132,7 @@ extension QueuePlayer {
                                             naturalWidth: asset.naturalSize?.width,
                                             naturalHeight: asset.naturalSize?.height)
             if asset.mediaTypes.contains(.video) {
-                upcomingAfterFirstFrame = true
+                current?.preparesNextAtFirstFrame = true
             } else {
                 releaseAudioHold()
                 prepareUpcoming()
@@ -142,8 +142,8 @@ extension QueuePlayer {
             presentWhenDue(picture, pts: pts, itemTime: itemTime, from: pipeline)
             // Opening the next item competes for the CPU: not before this item's first frame is
             // up (measured on one slow core: its second frame was dropped otherwise).
-            if upcomingAfterFirstFrame {
-                upcomingAfterFirstFrame = false
+            if current?.preparesNextAtFirstFrame == true {
+                current?.preparesNextAtFirstFrame = false
                 prepareUpcoming()
             }
         case .ended(let length):
@@ -155,7 +155,7 @@ extension QueuePlayer {
             timeline.advance(pastItemOfLength: wallSyncLength(of: pipeline.index) ?? length)
             let action = cursor.advanceAtEnd()
             // Finished, not cancelled: the audio thread may still be writing its last audio.
-            current = nil
+            dropCurrentItem(cancelling: false)
             if action == .idle {
                 emitAll(machine.handle(.itemFinished))
             } else {
@@ -189,24 +189,24 @@ extension QueuePlayer {
         var isDrawn = false
         /// The item's first frame was late and the timeline started over at its draw.
         var startedLate = false
-        while current === pipeline && !shouldStop && pendingWallJoin == nil {
-            if !machine.wantsToPlay && !pauseOnNextFrame {
+        while current?.isPlaying(pipeline) == true && !shouldStop && pendingWallJoin == nil {
+            if !machine.wantsToPlay && !steps.pausesOnNextFrame {
                 waitForCommand()
                 applyPendingCommands()
                 continue
             }
-            if presentNextFrameNow {
-                presentNextFrameNow = false
+            if steps.showsNextFrameNow {
+                steps.showsNextFrameNow = false
                 timeline.restart(at: clock.now() - origin - itemTime)
                 if pausedAt != nil { pausedAt = clock.now() }
                 scheduler.reset()
-            } else if startsItem && isWallSynced {
+            } else if current?.awaitsFirstFrame == true && isWallSynced {
                 // The wall decides when the first frame shows: it is drawn now and waits for its
                 // slot; the sound starts when it is shown. Nothing moves the timeline.
-                startsItem = false
+                current?.awaitsFirstFrame = false
                 draw(picture)
                 isDrawn = true
-            } else if startsItem {
+            } else if current?.awaitsFirstFrame == true {
                 // An item's first frame shows at its slot or, if opening and drawing it took longer,
                 // now, and the timeline follows it: a late start must not be made up by dropping
                 // frames. Its draw counts: the first one sets up a scaler and can take several
@@ -214,7 +214,7 @@ extension QueuePlayer {
                 // dropped when it did not count). Late by less than a frame it is simply shown, and
                 // the timeline keeps its beat: shifting it by every millisecond of jitter at a
                 // hand-over would add up over loops.
-                startsItem = false
+                current?.awaitsFirstFrame = false
                 draw(picture)
                 isDrawn = true
                 if isAudioHeldForFirstPicture { startSound(with: pipeline) }
@@ -227,7 +227,7 @@ extension QueuePlayer {
                 }
             }
             followAudioClock(in: pipeline)
-            if current !== pipeline { return }
+            if current?.isPlaying(pipeline) != true { return }
             let due = origin + timeline.timelineTime(ofItemTime: itemTime)
             if isOffTheWall(due: due) {
                 joinWall(.late)
@@ -259,30 +259,23 @@ extension QueuePlayer {
                 // What this picture brings (the item's start) happened when it went up.
                 emitting(at: shownAt) { announceStart() }
                 trace(pts: pts, itemTime: itemTime, dropped: false)
-                track(pts: pts)
+                current?.track(pts: pts)
                 if (machine.loadState == .playable || (isWallSynced && machine.loadState == .stalled)) && pipeline.isBufferFull {
                     emitAll(machine.handle(.bufferLikelyToKeepUp))
                 }
                 openDeferredUpcomingIfDue()
-                if pipeline.entry != nil, let position {
+                if pipeline.entry != nil, let position = current?.position {
                     // The seek's reply finds all of the item's details, this frame included.
                     publishDetails()
                     finishSeek(at: position)
                     // A step back by several frames began its next seek: that one's first frame
-                    // pauses (its own pauseOnNextFrame), not this one.
-                    guard current === pipeline else { return }
+                    // pauses (its own steps.pausesOnNextFrame), not this one.
+                    guard current?.isPlaying(pipeline) == true else { return }
                 } else {
-                    statusStore.publish(framePTS: framePTS, drawnRect: drawnRect)
+                    statusStore.publish(framePTS: current?.framePTS, drawnRect: drawnRect)
                 }
-                if forwardStepsPending > 1 {
-                    // A step by several frames shows each in turn and pauses on the last.
-                    forwardStepsPending -= 1
-                    presentNextFrameNow = true
-                } else if pauseOnNextFrame {
-                    forwardStepsPending = 0
-                    pauseOnNextFrame = false
-                    apply(.pause)
-                }
+                // A step by several frames shows each in turn and pauses on the last.
+                if steps.frameShown() == .pause { apply(.pause) }
                 return
             case .drop:
                 trace(pts: pts, itemTime: itemTime, dropped: true)
@@ -293,7 +286,7 @@ extension QueuePlayer {
                 return
             case .stall:
                 // Late, with nothing after it: not shown late, but once the item can keep up.
-                if waitOutStall(of: pipeline) { presentNextFrameNow = true } else { applyPendingCommands() }
+                if waitOutStall(of: pipeline) { steps.showsNextFrameNow = true } else { applyPendingCommands() }
             }
         }
     }
@@ -374,15 +367,9 @@ extension QueuePlayer {
         return true
     }
 
-    /// Where the item is, in media time, for skips, steps and seeks.
-    private func track(pts: MediaTime) {
-        framePTS = pts
-        position = max(pts, currentTiming?.start ?? .zero)
-    }
-
     /// Draws into the back buffer; `show` flips to it.
     private func draw(_ picture: VideoPicture) {
-        guard let asset = currentAsset, let pipeline = current, let codedSize = picture.pictureSize ?? asset.codedSize else { return }
+        guard let asset = current?.asset, let pipeline = current?.pipeline, let codedSize = picture.pictureSize ?? asset.codedSize else { return }
         let geometry = ScalingGeometry(sourceSize: codedSize, sampleAspectRatio: asset.sampleAspectRatio,
                                        sourceRotation: asset.rotation, screenSize: video.screenSize,
                                        displayRotation: settings.displayRotation)
@@ -422,7 +409,7 @@ extension QueuePlayer {
     /// A picture of another size than the item's last one is on screen (a stream that changed its
     /// resolution midway): `naturalSizeAvailable` again, as AVPlayerItem's presentationSize changes.
     private func announceSizeChange() {
-        guard let shown = lastDrawn, let pipeline = current, let size = shown.placement.sourceSize, let asset = currentAsset else { return }
+        guard let shown = lastDrawn, let pipeline = current?.pipeline, let size = shown.placement.sourceSize, let asset = current?.asset else { return }
         defer { shownPictureSize = (pipeline.serial, size) }
         // The item's first picture: itemReady announced the asset's size.
         let before = shownPictureSize?.serial == pipeline.serial ? shownPictureSize?.size : asset.codedSize
@@ -433,7 +420,7 @@ extension QueuePlayer {
     }
 
     private func trace(pts: MediaTime, itemTime: MediaTime, dropped: Bool) {
-        guard let pipeline = current else { return }
+        guard let pipeline = current?.pipeline else { return }
         emit(.frame(item: pipeline.index, pts: pts, time: timeline.timelineTime(ofItemTime: itemTime), dropped: dropped,
                     wall: dropped ? nil : shownAtWall), at: dropped ? nil : shownAt)
     }
@@ -445,9 +432,9 @@ extension QueuePlayer {
             becomeCurrent(index)
         case .pause(let index):
             becomeCurrent(index)
-            pauseOnNextFrame = true
+            steps.pausesOnNextFrame = true
         case .idle:
-            current = nil
+            dropCurrentItem(cancelling: false)
             upcoming?.cancel()
             upcoming = nil
             ranOutOfItems = true
@@ -461,29 +448,36 @@ extension QueuePlayer {
     func becomeCurrent(_ index: Int, entry: ItemPipeline.Entry? = nil) {
         ranOutOfItems = false
         adoptPendingSettings()
-        current?.cancel()
-        joinedPipeline = nil
+        dropCurrentItem(cancelling: true)
         if let entry {
             // A join enters the item mid-way: never the one prepared from its start.
             upcoming?.cancel()
             upcoming = nil
-            current = startPipeline(index, entry: entry)
-            joinedPipeline = current
+            current = CurrentItem(pipeline: startPipeline(index, entry: entry), joinedMidway: true)
         } else if let prepared = upcoming, prepared.index == index, !prepared.isSourceStale {
-            current = prepared
+            current = CurrentItem(pipeline: prepared)
             upcoming = nil
         } else {
             upcoming?.cancel()
             upcoming = nil
-            current = startPipeline(index)
+            current = CurrentItem(pipeline: startPipeline(index))
         }
-        currentAsset = nil
-        currentTiming = nil
-        deferredUpcoming = nil
-        startsItem = true
         // The state machine hears of it when the item before it has ended (HandOverAnnouncement).
         announcement.opened = .itemOpened(index: index, url: items[index].url, title: items[index].title)
         announcement.ready = nil
+    }
+
+    /// The item's life is over: a seek still in flight lands nowhere (false), and whatever the item
+    /// knew goes with it. `cancelling` stops its pipeline; an item that finished is not cancelled,
+    /// since the audio thread may still be writing its last sound.
+    func dropCurrentItem(cancelling: Bool) {
+        guard var item = current else { return }
+        current = nil
+        if cancelling { item.pipeline.cancel() }
+        if let seek = item.takeSeek() {
+            steps.cancelBackSteps()
+            seek.completion(false)
+        }
     }
 
     /// Opens and decodes the item that will follow the current one, so its first frame is ready
@@ -495,17 +489,17 @@ extension QueuePlayer {
         switch lookahead.advanceAtEnd() {
         case .play(let next), .pause(let next): index = next
         case .idle:
-            deferredUpcoming = nil
+            current?.nextOpensAt = nil
             return
         }
         if upcoming?.index == index { return }
         upcoming?.cancel()
         upcoming = nil
         if deferring, let opensAt = deferredOpeningTime(of: index) {
-            deferredUpcoming = (index, opensAt)
+            current?.nextOpensAt = (index, opensAt)
             return
         }
-        deferredUpcoming = nil
+        current?.nextOpensAt = nil
         upcoming = startPipeline(index)
     }
 

@@ -28,7 +28,7 @@ extension QueuePlayer {
         var recovery = StallRecovery(since: began)
         var lastProgress = (buffered: pipeline.readAheadStatus.buffered, full: pipeline.isBufferFull)
         var withoutProgress = 0.0
-        while current === pipeline && !shouldStop {
+        while current?.isPlaying(pipeline) == true && !shouldStop {
             let status = pipeline.readAheadStatus
             let full = pipeline.isBufferFull
             if recovery.canResume(decodedAhead: full, finished: pipeline.hasFinished, status: status, now: Self.realTime()) {
@@ -88,18 +88,18 @@ extension QueuePlayer {
     /// connection for the whole item and fail a whole loop when its server comes up meanwhile.
     /// Nil opens it now: a local item, or a current item of unknown length.
     func deferredOpeningTime(of index: Int) -> MediaTime? {
-        guard Self.isRemote(items[index].source), let timing = currentTiming else { return nil }
-        guard let length = timing.length ?? currentAsset?.duration.map({ $0 - timing.start }) else { return nil }
+        guard Self.isRemote(items[index].source), let timing = current?.timing else { return nil }
+        guard let length = timing.length ?? current?.asset?.duration.map({ $0 - timing.start }) else { return nil }
         let opensAt = length - MediaTime(settings.readAhead)
-        guard opensAt > (position.map { $0 - timing.start } ?? .zero) else { return nil }
+        guard opensAt > (current?.position.map { $0 - timing.start } ?? .zero) else { return nil }
         return opensAt
     }
 
     /// Opens the next item once the current one has reached its deferred opening time.
     func openDeferredUpcomingIfDue() {
-        guard let deferred = deferredUpcoming, current != nil else { return }
+        guard let deferred = current?.nextOpensAt, current != nil else { return }
         guard clock.now() >= origin + timeline.timelineTime(ofItemTime: deferred.itemTime) else { return }
-        deferredUpcoming = nil
+        current?.nextOpensAt = nil
         prepareUpcoming(deferring: false)
     }
 

@@ -7,15 +7,15 @@ extension QueuePlayer {
         switch event {
         case .itemStarted(let index, _, _):
             let cues = index < items.count ? items[index].cues : []
-            cueObserver = cues.isEmpty ? nil : BoundaryTimeObserver(times: cues, item: index)
+            current?.cues = cues.isEmpty ? nil : BoundaryTimeObserver(times: cues, item: index)
         case .timeJumped, .frame:
             break
         default:
             return
         }
-        guard var observer = cueObserver else { return }
+        guard var observer = current?.cues else { return }
         let crossed = observer.observe(event)
-        cueObserver = observer
+        current?.cues = observer
         for time in crossed { emit(.boundary(item: observer.item ?? 0, time: time)) }
     }
 
@@ -24,8 +24,8 @@ extension QueuePlayer {
     /// is published (`statusStore.publish(framePTS:)`): in the QEMU guest, publishing all of this
     /// with every frame moved the first flash against its beep by 10-15 ms (TCG runs it slowly).
     func publishDetails() {
-        let pipeline = current
-        let asset = currentAsset
+        let pipeline = current?.pipeline
+        let asset = current?.asset
         statusStore.publish(source: pipeline)
         statusStore.publish { details in
             details.pauseAfterCurrentItem = cursor.pauseAfterCurrentItem
@@ -42,7 +42,7 @@ extension QueuePlayer {
             details.isStillImage = asset?.isStillImage ?? false
             details.presentationRect = drawnRect
             details.screenSize = video.screenSize
-            details.framePTS = framePTS
+            details.framePTS = current?.framePTS
         }
     }
 

@@ -41,10 +41,7 @@ extension QueuePlayer {
         let index = join.position.index
         let entry = ItemPipeline.Entry(time: (items[index].start ?? .zero) + join.position.itemTime, toleranceBefore: .zero)
         completeSeekInFlight(false)
-        forwardStepsPending = 0
-        backStepsPending = 0
-        pauseOnNextFrame = false
-        presentNextFrameNow = false
+        steps.cancelAll()
         pausedAt = nil
         // Whatever sound was scheduled belongs to the old place: it is dropped, and the new
         // place's sound starts with its first picture.
@@ -53,15 +50,14 @@ extension QueuePlayer {
         audioRenderer?.setRate(MediaTime(1, per: 1))
         wallAudioPace = MediaTime(1, per: 1)
         holdAudioForFirstPicture()
-        if let pipeline = current, pipeline.index == index, pipeline.item == items[index] {
+        if let pipeline = current?.pipeline, pipeline.index == index, pipeline.item == items[index] {
             // Within the item on screen: as a seek, no new itemStarted. The cursor is put on it too:
             // a reload's new cursor points nowhere, and the wall stopped at the item's end.
             _ = cursor.jump(to: pipeline.index)
             pipeline.cancel()
             upcoming?.cancel()
             upcoming = nil
-            current = startPipeline(index, entry: entry)
-            startsItem = true
+            current?.rejoin(with: startPipeline(index, entry: entry))
         } else {
             if current != nil { emitAll(machine.handle(.itemAbandoned)) }
             _ = cursor.jump(to: index)
@@ -129,7 +125,7 @@ extension QueuePlayer {
     /// A frame this late (not a still, whose one frame is shown late by design when joined) means
     /// the player fell off the wall: a stall, a stopped process, a clock stepped forward.
     func isOffTheWall(due: MediaTime) -> Bool {
-        guard isWallSynced, currentAsset?.isStillImage != true else { return false }
+        guard isWallSynced, current?.asset?.isStillImage != true else { return false }
         return clock.now() - due > Self.wallRejoinLateness
     }
 }

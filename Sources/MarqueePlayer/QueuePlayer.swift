@@ -74,35 +74,19 @@ public final class QueuePlayer: @unchecked Sendable {
     // Present-thread state.
     var cursor: PlaylistCursor
     var machine: PlaybackStateMachine
-    var current: ItemPipeline?
+    /// The item playing, made when it becomes current and dropped at its end (CurrentItem).
+    var current: CurrentItem?
     var upcoming: ItemPipeline?
-    /// The next item, remote, waits to be opened until the current one reaches this item time.
-    var deferredUpcoming: (index: Int, itemTime: MediaTime)?
     var timeline = PresentationTimeline()
     /// Clock time of timeline zero; moves on by the time spent paused.
     var origin = MediaTime.zero
     var pausedAt: MediaTime?
     var scheduler = FrameScheduler()
-    var currentAsset: Asset?
-    var currentTiming: ItemTiming?
     var userScaling: ScalingMode?
-    var pauseOnNextFrame = false
+    /// Frames the transport still shows at once, pauses on or steps through (across items).
+    var steps = FrameSteps()
     var failuresInARow = 0
     var retryRound = 0
-    /// The seek whose first frame is awaited; a newer one completes it with false.
-    var seekInFlight: SeekRequest?
-    /// Show the next frame at once, whatever its due time (after a seek or a frame step).
-    var presentNextFrameNow = false
-    /// Frames a step forward by a count still has to show, and steps back still to make.
-    var forwardStepsPending = 0
-    var backStepsPending = 0
-    /// The next frame is an item's first: it may start late, never early.
-    var startsItem = false
-    /// The item is ready: the one after it is prepared once its first frame is shown.
-    var upcomingAfterFirstFrame = false
-    /// Where the item is in media time (never before its start), and the pts of the frame on screen.
-    var position: MediaTime?
-    var framePTS: MediaTime?
     /// Pipelines given up on at their open deadline whose open has not returned yet: their item is
     /// not opened again meanwhile, so a path that hangs for good holds one thread, not one per loop.
     var abandonedOpens: [ItemPipeline] = []
@@ -114,8 +98,6 @@ public final class QueuePlayer: @unchecked Sendable {
     /// The device stays paused until the first picture is on screen (see `holdAudioForFirstPicture`).
     var isAudioHeldForFirstPicture = false
     var volume: VolumeControl
-    /// The config's cue points of the item on screen (present thread).
-    var cueObserver: BoundaryTimeObserver?
     /// Where the last picture drawn went on the screen (its presentation size, for the status).
     var drawnRect: PixelRect?
     /// The labels and the status card; nil: neither (no font, or the caller wants none).
@@ -184,9 +166,6 @@ public final class QueuePlayer: @unchecked Sendable {
     var wallAudioFollower = WallAudioFollower()
     /// The pace the sound is played at to stay on the wall (1: as it is).
     var wallAudioPace = MediaTime(1, per: 1)
-    /// The pipeline a join started in another item: its opening is announced as an item's, though it
-    /// enters mid-item as a seek does.
-    var joinedPipeline: ItemPipeline?
 
     public convenience init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
                 audio: AudioOutput? = nil, audioStretching: AudioTimeStretching? = nil, display: OnScreenDisplay? = nil,

@@ -44,6 +44,32 @@ private let frame25 = MediaTime(1, per: 25)
         fixture.finish()
     }
 
+    /// A seek belongs to its item: when the item ends before the seek lands (here its reopening
+    /// fails: the file went away), the seek completes with false then, not whenever a later seek
+    /// in another item superseded it (it waited for that before the item's state was dropped with
+    /// the item).
+    @Test func aSeekWhoseItemEndsBeforeItLandsCompletesWithFalse() {
+        let recorder = EventRecorder()
+        let completions = CompletionLog()
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let opener = FailingReopen(ScriptedMedia(["clip": .video(frames: 100, frameDuration: frame25),
+                                                  "b": .video(frames: 4, frameDuration: frame25)]), failing: "clip")
+        let player = QueuePlayer(items: [QueueItem(url: "clip"), QueueItem(url: "b")], settings: settings, opener: opener,
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)), clock: VirtualClock(),
+                                 events: { recorder.record($0) })
+        player.start()
+        #expect(recorder.wait { $0.frameCount >= 5 })
+        player.seek(to: MediaTime(seconds: 2)) { completions.append($0) }
+        completions.wait(forCount: 1)
+        #expect(completions.all == [false])
+        #expect(recorder.wait { $0.contains { if case .frame(1, _, _, false, _) = $0 { true } else { false } } },
+                "the item after it plays")
+        player.shutDown()
+        player.waitUntilFinished()
+    }
+
     @Test func stepsMoveOneFrameEachWayWhilePaused() {
         let fixture = PausedPlayerFixture()
         #expect(fixture.seek(to: MediaTime(seconds: 1)) == frame25 * 25)
@@ -126,5 +152,24 @@ private let frame25 = MediaTime(1, per: 25)
         fixture.player.waitUntilFinished()
         let clipFrames = fixture.recorder.frames.filter { $0.item == 1 }.map(\.pts)
         #expect(clipFrames == [.zero, frame25 * 75] + (76..<100).map { frame25 * Int64($0) })
+    }
+}
+
+/// Opens `failing` once; every later open of it (a seek reopens its item) fails, as a file that
+/// went away while playing does.
+private final class FailingReopen: MediaOpening, @unchecked Sendable {
+    private let media: ScriptedMedia
+    private let failing: String
+
+    init(_ media: ScriptedMedia, failing: String) {
+        self.media = media
+        self.failing = failing
+    }
+
+    func open(_ url: String) throws -> MediaReader {
+        if url == failing && media.openedURLs.contains(url) {
+            throw PlaybackError(url: url, reason: "No such file or directory")
+        }
+        return try media.open(url)
     }
 }
