@@ -43,11 +43,11 @@ extension QueuePlayer {
                 replaceQueueNow(QueueReplacement(items: items + added, settings: settings))
             case .screenshot(let completion): completion(takeScreenshot())
             case .scheduleAgenda(let agenda, let schedule):
-                if playlistSchedule === schedule { adopt(agenda) }
+                if timetable.schedule === schedule { adopt(agenda) }
             case .wallClockChanged:
                 requestScheduleAgenda()
                 // Locked to the wall, a stepped clock means another place on it.
-                if isWallSynced && current != nil && machine.wantsToPlay { pendingWallJoin = .clockChanged }
+                if isWallSynced && current != nil && machine.wantsToPlay { wall.pendingJoin = .clockChanged }
             case .contentNote(let note):
                 contentNote = note
                 if isWaitingForContent { showEmptyQueueCard() }
@@ -63,7 +63,7 @@ extension QueuePlayer {
             resume()
         case .pause:
             guard machine.wantsToPlay else { return }
-            pausedAt = clock.now()
+            presentation.pause(at: clock.now())
             audioRenderer?.setPaused(true)
             emitAll(machine.handle(.pause))
         case .togglePlayPause:
@@ -169,22 +169,19 @@ extension QueuePlayer {
     /// Play after a pause resumes where it was; after a stop it starts the cursor's item afresh.
     func resume() {
         // Locked to the wall, playing again means joining it where it is now.
-        if isWallSynced && !items.isEmpty && (current == nil || pausedAt != nil) {
+        if isWallSynced && !items.isEmpty && (current == nil || presentation.isPaused) {
             emitAll(machine.handle(.play))
-            pendingWallJoin = .resumed
+            wall.pendingJoin = .resumed
             return
         }
         if current == nil {
             guard let index = cursor.current ?? cursor.start() else { return }
             emitAll(machine.handle(.play))
-            timeline.restart(at: clock.now() - origin)
+            presentation.restart(at: clock.now())
             becomeCurrent(index)
             return
         }
-        if let pausedAt {
-            origin += clock.now() - pausedAt
-            self.pausedAt = nil
-        }
+        presentation.resume(at: clock.now())
         audioRenderer?.setPaused(false)
         emitAll(machine.handle(.play))
     }
@@ -195,7 +192,7 @@ extension QueuePlayer {
         dropCurrentItem(cancelling: true)
         upcoming?.cancel()
         upcoming = nil
-        pausedAt = nil
+        presentation.forgetPause()
         // Stopped is not paused: the next play starts afresh and its sound must flow.
         releaseAudioHold()
         audioRenderer?.setPaused(false)
@@ -219,10 +216,10 @@ extension QueuePlayer {
             emitAll(machine.handle(.queueExhausted))
             return
         }
-        timeline.restart(at: clock.now() - origin)
-        if pausedAt != nil {
+        presentation.restart(at: clock.now())
+        if presentation.isPaused {
             // A skip while paused shows the new item's first frame and stays paused there.
-            pausedAt = clock.now()
+            presentation.pause(at: clock.now())
             steps.pausesOnNextFrame = true
         }
         // Ending the item ends the seek in flight in it (false).

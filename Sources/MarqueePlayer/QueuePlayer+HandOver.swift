@@ -43,7 +43,7 @@ extension QueuePlayer {
     /// to it meanwhile: `next` during a still leaves the still, `pauseAfterCurrentItem` pauses on
     /// the item after it. False when a command replaced the item or the player is stopping.
     func playOut(_ pipeline: ItemPipeline, length: MediaTime) -> Bool {
-        while current?.isPlaying(pipeline) == true && !shouldStop && pendingWallJoin == nil {
+        while current?.isPlaying(pipeline) == true && !shouldStop && wall.pendingJoin == nil {
             if steps.showsNextFrameNow { return true }
             if !machine.wantsToPlay && !steps.pausesOnNextFrame {
                 waitForCommand()
@@ -53,7 +53,7 @@ extension QueuePlayer {
             followAudioClock(in: pipeline)
             var lookahead = cursor
             let lead = lookahead.advanceAtEnd() == .idle ? .zero : Self.handOverLead
-            let deadline = origin + timeline.timelineTime(ofItemTime: length) - lead
+            let deadline = presentation.due(length) - lead
             if clock.now() >= deadline { return true }
             // Short slices: an item without pictures keeps following the device's clock.
             if !sleepUntil(min(deadline, clock.now() + Self.handOverLead)) { applyPendingCommands() }
@@ -67,13 +67,13 @@ extension QueuePlayer {
     /// meanwhile act on the item on screen. False when a command replaced the item.
     func awaitStartWithoutPictures(_ pipeline: ItemPipeline) -> Bool {
         let followsDevice = settings.followsAudioClock && audioRenderer?.plays(serial: pipeline.serial) == true && pipeline.audio != nil
-        while current?.isPlaying(pipeline) == true && !shouldStop && pendingWallJoin == nil {
+        while current?.isPlaying(pipeline) == true && !shouldStop && wall.pendingJoin == nil {
             if !machine.wantsToPlay {
                 waitForCommand()
                 applyPendingCommands()
                 continue
             }
-            let due = origin + timeline.itemOrigin
+            let due = presentation.itemStart
             let deadline: MediaTime
             if followsDevice {
                 if isHeard(pipeline) {

@@ -22,7 +22,7 @@ extension QueuePlayer {
         default:
             osd.trigger(at: realClock.now(), volume: false)
         }
-        osdNeedsRedraw = true
+        osdState.needsRedraw = true
     }
 
     /// Keypad digits typed so far (nil: the entry is over), from the input thread.
@@ -34,7 +34,7 @@ extension QueuePlayer {
         guard let osd else { return }
         osd.numericEntry = digits
         if digits != nil { osd.trigger(at: realClock.now(), volume: false) }
-        osdNeedsRedraw = true
+        osdState.needsRedraw = true
     }
 
     /// What the labels say now, from the present thread's own state (what is on screen).
@@ -61,7 +61,7 @@ extension QueuePlayer {
         content.volume = volume.volume
         content.muted = volume.isMuted
         content.pauseAfterItem = cursor.pauseAfterCurrentItem
-        content.bufferingSeconds = stallShownSeconds
+        content.bufferingSeconds = osdState.stallSeconds
         content.show = osd?.settings.show ?? content.show
         return content
     }
@@ -90,41 +90,40 @@ extension QueuePlayer {
     /// plane shows them, so the picture is drawn without; false: blend them into it. When the output
     /// refuses the plane (it said why, once), the labels are blended from then on.
     func stageOSD() -> Bool {
-        guard let osd, let plane = osdPlane else { return false }
+        guard let osd, let plane = osdState.plane else { return false }
         var picture: OverlayPicture?
-        if !isShowingStatusCard {
+        if !onScreen.isStatusCard {
             picture = osd.overlayPicture({ osdContent() }, screen: video.screenSize, rotation: settings.displayRotation, at: realClock.now())
-            preparedHasLabels = osd.wasDrawn
+            osdState.preparedHasLabels = osd.wasDrawn
         }
-        if picture == stagedOSD { return true }
+        if picture == osdState.staged { return true }
         guard plane.stageOverlay(picture) else {
-            osdPlane = nil
-            stagedOSD = nil
+            osdState.losePlane()
             return false
         }
-        stagedOSD = picture
+        osdState.staged = picture
         return true
     }
 
     /// The status card covers the screen: labels on the plane above it go with its flip.
     private func hideOSDPlane() {
-        guard let plane = osdPlane, stagedOSD != nil else { return }
-        if !plane.stageOverlay(nil) { osdPlane = nil }
-        stagedOSD = nil
+        guard let plane = osdState.plane, osdState.staged != nil else { return }
+        if !plane.stageOverlay(nil) { osdState.plane = nil }
+        osdState.staged = nil
     }
 
     /// Blends the labels into a picture being drawn.
     func blendOSD(into buffer: PixelBuffer) {
-        guard let osd, !isShowingStatusCard else { return }
+        guard let osd, !onScreen.isStatusCard else { return }
         osd.blend({ osdContent() }, into: buffer, rotation: settings.displayRotation, at: realClock.now())
-        preparedHasLabels = osd.wasDrawn
+        osdState.preparedHasLabels = osd.wasDrawn
     }
 
     /// A frame went on screen: if it carries the labels, they no longer wait for a redraw.
     func noteShown() {
         guard osd != nil else { return }
-        lastPictureShownAt = realClock.now()
-        if preparedHasLabels { osdNeedsRedraw = false }
+        onScreen.frameShown(at: realClock.now())
+        if osdState.preparedHasLabels { osdState.needsRedraw = false }
     }
 
     /// While no frames flow: draws the last picture again with the labels as they are now, when
@@ -132,37 +131,37 @@ extension QueuePlayer {
     /// long the caller may wait before the next call is due.
     @discardableResult
     func refreshOSDWhileIdle() -> MediaTime? {
-        guard let osd, !isShowingStatusCard else { return nil }
+        guard let osd, !onScreen.isStatusCard else { return nil }
         let now = realClock.now()
         // Frames flowing carry the labels themselves. A frame drawn ahead but not due yet (a slow
         // frame rate: a 2 fps slideshow) does not count: the labels go up over the one on screen.
-        if let shown = lastPictureShownAt, now - shown < Self.fadeRedrawInterval * 3 { return nil }
+        if let shown = onScreen.pictureShownAt, now - shown < Self.fadeRedrawInterval * 3 { return nil }
         let fading = osd.isFading(at: now)
         let gone = !osd.isShowing(at: now)
-        let due = lastOSDRedrawAt.map { now - $0 >= Self.fadeRedrawInterval } ?? true
-        guard osdNeedsRedraw || (fading && due) || (gone && osd.wasDrawn) else {
+        let due = osdState.lastRedrawAt.map { now - $0 >= Self.fadeRedrawInterval } ?? true
+        guard osdState.needsRedraw || (fading && due) || (gone && osd.wasDrawn) else {
             return osd.isShowing(at: now) ? Self.fadeRedrawInterval : nil
         }
         redrawLastPicture()
-        lastOSDRedrawAt = now
+        osdState.lastRedrawAt = now
         return Self.fadeRedrawInterval
     }
 
     /// The last picture drawn (or the background when there is none, as after a stop), with the labels.
     func redrawLastPicture() {
-        backBufferReplaced = true
+        onScreen.backBufferReplaced = true
         let onPlane = stageOSD()
-        if let (picture, _) = lastDrawn, current != nil { announceToMirrors(picture) }
+        if let (picture, _) = onScreen.lastDrawn, current != nil { announceToMirrors(picture) }
         do {
             try video.present { buffer in
-                if let (picture, placement) = lastDrawn, current != nil {
+                if let (picture, placement) = onScreen.lastDrawn, current != nil {
                     try picture.draw(into: buffer, placement: placement, background: settings.background)
                 } else {
                     buffer.fill(PixelRect(size: buffer.size), with: settings.background)
                 }
                 if !onPlane { blendOSD(into: buffer) }
             }
-            osdNeedsRedraw = false
+            osdState.needsRedraw = false
         } catch {
             emit(.error(message: "video output: \(error)"))
         }
@@ -172,13 +171,13 @@ extension QueuePlayer {
     /// says it), with the device's name, addresses, version and time. The next picture replaces it.
     func showStatusCard(headline: String, footnote: String? = nil) {
         guard let osd, osd.settings.statusCard else { return }
-        let reasons = failureReasons.keys.sorted().compactMap { failureReasons[$0] } + (footnote.map { [$0] } ?? [])
+        let reasons = failures.reasonsInOrder + (footnote.map { [$0] } ?? [])
         hideOSDPlane()
         do {
             try video.present { buffer in
                 osd.drawStatusCard(headline: headline, reasons: reasons, into: buffer, rotation: settings.displayRotation)
             }
-            isShowingStatusCard = true
+            onScreen.isStatusCard = true
         } catch {
             emit(.error(message: "video output: \(error)"))
         }

@@ -52,7 +52,7 @@ extension QueuePlayer {
         cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)
         cursor.pauseAfterCurrentItem = pauseAfter
         if let kept { _ = cursor.jump(to: kept) } else { cursor.startOverAtEnd() }
-        failuresInARow = 0
+        failures.queueReplaced()
         upcoming?.cancel()
         upcoming = nil
         emit(.queueReplaced(itemCount: items.count, immediately: replacement.immediately))
@@ -72,10 +72,10 @@ extension QueuePlayer {
             // that came within the last frame before an item boundary played the old list again).
             pendingSettings = nil
             emitAll(adopt(settings, itemStays: false))
-            let boundary = timeline.itemOrigin
+            let boundary = presentation.itemStart
             move(to: cursor.start())
             // In the slot the handed-over item had: the old list's last frame keeps its full time.
-            timeline.restart(at: max(boundary, clock.now() - origin))
+            presentation.restartItem(startingAt: max(boundary, clock.now()))
             return
         } else {
             pendingSettings = settings
@@ -96,7 +96,7 @@ extension QueuePlayer {
         items = replacement.items
         let settings = keepingRunSettings(replacement.settings)
         cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)
-        failuresInARow = 0
+        failures.queueReplaced()
         upcoming?.cancel()
         upcoming = nil
         pendingSettings = nil
@@ -104,7 +104,7 @@ extension QueuePlayer {
         if machine.repeatMode != settings.repeatMode { emitAll(machine.handle(.repeatModeSet(settings.repeatMode))) }
         emitAll(adopt(settings, itemStays: current != nil))
         if settings.wallSync != nil && !items.isEmpty {
-            pendingWallJoin = .reload
+            wall.pendingJoin = .reload
         } else {
             // No longer locked: the new list plays from its top, now.
             move(to: cursor.start())

@@ -18,7 +18,7 @@ extension QueuePlayer {
             // quit, only for as long as the process may take to exit.
             audioRenderer?.finish(waitingAtMost: shouldStop ? Self.audioFinishAfterQuit : nil)
         }
-        origin = clock.now()
+        presentation.start(at: clock.now())
         holdAudioForFirstPicture()
         emitAll(machine.handle(.play))
         if isWallSynced, !items.isEmpty {
@@ -30,13 +30,13 @@ extension QueuePlayer {
             emitAll(machine.handle(.queueExhausted))
             showEmptyQueueCard()
             // A timetable with nothing on now has something later, content may be on its way: wait.
-            guard playlistSchedule != nil || settings.waitsForContent else { return }
+            guard timetable.schedule != nil || settings.waitsForContent else { return }
         }
         while !shouldStop {
             heartbeat()
             applyPendingCommands()
             resumeAfterStopTimeoutIfDue()
-            if let reason = pendingWallJoin { joinWall(reason) }
+            if let reason = wall.pendingJoin { joinWall(reason) }
             if isIdleAndDone { break }
             guard let pipeline = current?.pipeline, machine.wantsToPlay || steps.pausesOnNextFrame else {
                 waitForCommand()
@@ -99,12 +99,12 @@ extension QueuePlayer {
     /// Repeat off ran out (the cursor has no item; a stop keeps its item) and the caller asked to exit then.
     /// Nothing plays because the queue is empty and content is expected.
     var isWaitingForContent: Bool {
-        current == nil && items.isEmpty && (settings.waitsForContent || playlistSchedule != nil)
+        current == nil && items.isEmpty && (settings.waitsForContent || timetable.schedule != nil)
     }
 
     /// The card an empty queue shows: why, and what comes next.
     func showEmptyQueueCard() {
-        let footnote = contentNote ?? (playlistSchedule == nil ? "The playlist is empty" : nothingScheduledNote)
+        let footnote = contentNote ?? (timetable.schedule == nil ? "The playlist is empty" : nothingScheduledNote)
         showStatusCard(headline: "Nothing to play", footnote: footnote)
     }
 
@@ -117,7 +117,7 @@ extension QueuePlayer {
         case .ready(let asset, let timing):
             current?.asset = asset
             current?.timing = timing
-            scheduler.reset()
+            presentation.scheduler.reset()
             publishDetails()
             // A seek reopens the item it is already in: nothing new to announce, only what follows
             // to prepare again.
@@ -125,9 +125,7 @@ extension QueuePlayer {
                 prepareUpcoming()
                 return
             }
-            failuresInARow = 0
-            retryRound = 0
-            failureReasons[pipeline.index] = nil
+            failures.itemPlayed(pipeline.index)
             announcement.ready = .itemReady(duration: timing.length ?? asset.duration,
                                             naturalWidth: asset.naturalSize?.width,
                                             naturalHeight: asset.naturalSize?.height)
@@ -152,7 +150,7 @@ extension QueuePlayer {
             // An item that never appeared (no frame presented) still pairs its end with a start.
             announceStart()
             // Locked to the wall, an item lasts what the plan says (the same resolved timing).
-            timeline.advance(pastItemOfLength: wallSyncLength(of: pipeline.index) ?? length)
+            presentation.timeline.advance(pastItemOfLength: wallSyncLength(of: pipeline.index) ?? length)
             let action = cursor.advanceAtEnd()
             // Finished, not cancelled: the audio thread may still be writing its last audio.
             dropCurrentItem(cancelling: false)
@@ -166,17 +164,16 @@ extension QueuePlayer {
         case .failed(let error):
             releaseAudioHold()
             // The item on screen keeps its time; then the failure is the current item's.
-            if announcement.previousEnded { _ = sleepUntil(origin + timeline.itemOrigin) }
+            if announcement.previousEnded { _ = sleepUntil(presentation.itemStart) }
             announcement.ready = nil
             announceOpening()
             emitAll(machine.handle(.itemFailed(error)))
-            failureReasons[pipeline.index] = error.description
-            failuresInARow += 1
+            let everyItemFailed = failures.itemFailed(pipeline.index, reason: error.description, itemCount: items.count)
             // Locked to the wall, the item after a failed one keeps its slot.
-            if let length = wallSyncLength(of: pipeline.index) { timeline.advance(pastItemOfLength: length) }
+            if let length = wallSyncLength(of: pipeline.index) { presentation.timeline.advance(pastItemOfLength: length) }
             let action = cursor.advanceAtEnd()
             // Repeat off that has run out has nothing to retry; everything else waits first.
-            if failuresInARow >= items.count && action != .idle { backOffAfterEveryItemFailed() }
+            if everyItemFailed && action != .idle { backOffAfterEveryItemFailed() }
             follow(action)
         }
     }
@@ -189,7 +186,7 @@ extension QueuePlayer {
         var isDrawn = false
         /// The item's first frame was late and the timeline started over at its draw.
         var startedLate = false
-        while current?.isPlaying(pipeline) == true && !shouldStop && pendingWallJoin == nil {
+        while current?.isPlaying(pipeline) == true && !shouldStop && wall.pendingJoin == nil {
             if !machine.wantsToPlay && !steps.pausesOnNextFrame {
                 waitForCommand()
                 applyPendingCommands()
@@ -197,9 +194,9 @@ extension QueuePlayer {
             }
             if steps.showsNextFrameNow {
                 steps.showsNextFrameNow = false
-                timeline.restart(at: clock.now() - origin - itemTime)
-                if pausedAt != nil { pausedAt = clock.now() }
-                scheduler.reset()
+                presentation.restart(at: clock.now(), showing: itemTime)
+                if presentation.isPaused { presentation.pause(at: clock.now()) }
+                presentation.scheduler.reset()
             } else if current?.awaitsFirstFrame == true && isWallSynced {
                 // The wall decides when the first frame shows: it is drawn now and waits for its
                 // slot; the sound starts when it is shown. Nothing moves the timeline.
@@ -219,25 +216,25 @@ extension QueuePlayer {
                 isDrawn = true
                 if isAudioHeldForFirstPicture { startSound(with: pipeline) }
                 let now = clock.now()
-                let late = now - (origin + timeline.timelineTime(ofItemTime: itemTime))
-                let successorDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
+                let late = now - presentation.due(itemTime)
+                let successorDue = pipeline.upcomingFrameTime().map { presentation.due($0) }
                 if late > .zero, successorDue.map({ now >= $0 }) ?? true {
-                    timeline.restart(at: timeline.itemOrigin + late)
+                    presentation.delayItem(by: late)
                     startedLate = true
                 }
             }
             followAudioClock(in: pipeline)
             if current?.isPlaying(pipeline) != true { return }
-            let due = origin + timeline.timelineTime(ofItemTime: itemTime)
+            let due = presentation.due(itemTime)
             if isOffTheWall(due: due) {
                 joinWall(.late)
                 return
             }
-            let nextDue = pipeline.upcomingFrameTime().map { origin + timeline.timelineTime(ofItemTime: $0) }
-            switch scheduler.decide(due: due, nextDue: nextDue, now: clock.now(), sourceIsDry: pipeline.isDry) {
+            let nextDue = pipeline.upcomingFrameTime().map { presentation.due($0) }
+            switch presentation.scheduler.decide(due: due, nextDue: nextDue, now: clock.now(), sourceIsDry: pipeline.isDry) {
             case .wait(let deadline):
                 // The labels redrawn on a still screen took the back buffer this frame was drawn in.
-                if isDrawn && backBufferReplaced { isDrawn = false }
+                if isDrawn && onScreen.backBufferReplaced { isDrawn = false }
                 if !isDrawn {
                     draw(picture)
                     isDrawn = true
@@ -246,7 +243,7 @@ extension QueuePlayer {
                 }
                 if !sleepUntil(deadline) { applyPendingCommands() }
             case .present:
-                if !isDrawn || backBufferReplaced { draw(picture) }
+                if !isDrawn || onScreen.backBufferReplaced { draw(picture) }
                 show()
                 // A late first frame's timeline started over when it was drawn; a flip that waits
                 // for the vblank (legacy KMS) puts it on screen later still, and the next frame,
@@ -254,10 +251,10 @@ extension QueuePlayer {
                 // timeline follows the flip instead. An item on time keeps its beat, and so does
                 // one with sound: its sound is laid out from the draw, and moving the pictures by
                 // the flip put them a frame or more behind it (the guest's A/V sync test, twice).
-                if startedLate && pipeline.audio == nil { timeline.restart(at: clock.now() - origin - itemTime) }
+                if startedLate && pipeline.audio == nil { presentation.restart(at: clock.now(), showing: itemTime) }
                 releaseAudioHold()
                 // What this picture brings (the item's start) happened when it went up.
-                emitting(at: shownAt) { announceStart() }
+                emitting(at: onScreen.shownAt) { announceStart() }
                 trace(pts: pts, itemTime: itemTime, dropped: false)
                 current?.track(pts: pts)
                 if (machine.loadState == .playable || (isWallSynced && machine.loadState == .stalled)) && pipeline.isBufferFull {
@@ -272,7 +269,7 @@ extension QueuePlayer {
                     // pauses (its own steps.pausesOnNextFrame), not this one.
                     guard current?.isPlaying(pipeline) == true else { return }
                 } else {
-                    statusStore.publish(framePTS: current?.framePTS, drawnRect: drawnRect)
+                    statusStore.publish(framePTS: current?.framePTS, drawnRect: onScreen.drawnRect)
                 }
                 // A step by several frames shows each in turn and pauses on the last.
                 if steps.frameShown() == .pause { apply(.pause) }
@@ -319,7 +316,7 @@ extension QueuePlayer {
             if let playing = renderer.playingPosition(), playing.serial == pipeline.serial {
                 // Negative while the lead-in sounds: the first picture is due when it ends.
                 let heard = MediaTime(playing.itemFrame, per: rate)
-                origin = clock.now() - timeline.timelineTime(ofItemTime: heard)
+                presentation.anchor(heard: heard, at: clock.now())
                 return
             }
             clock.sleep(until: clock.now() + MediaTime(1, per: 1000))
@@ -347,9 +344,7 @@ extension QueuePlayer {
         guard settings.followsAudioClock, let renderer = audioRenderer, renderer.plays(serial: pipeline.serial),
               let playing = renderer.playingPosition(), playing.serial == pipeline.serial, playing.itemFrame >= 0 else { return }
         let heard = MediaTime(playing.itemFrame, per: Int64(renderer.output.format.sampleRate))
-        let now = clock.now()
-        let error = now - (origin + timeline.timelineTime(ofItemTime: heard))
-        origin += audioFollower.correction(forError: error)
+        presentation.follow(heard: heard, at: clock.now())
     }
 
     /// Sleeps in short slices so commands stay responsive; false when woken by one.
@@ -374,10 +369,7 @@ extension QueuePlayer {
                                        sourceRotation: asset.rotation, screenSize: video.screenSize,
                                        displayRotation: settings.displayRotation)
         let placement = geometry.placement(for: scalingMode(for: pipeline.item))
-        drawnRect = placement.destination
-        preparedPicture = (picture, placement)
-        backBufferReplaced = false
-        isShowingStatusCard = false
+        onScreen.drew(picture, at: placement)
         // The labels go to the overlay plane first: staging waits for the last flip, as prepare does.
         let onPlane = stageOSD()
         // Screens mirroring this one draw the same decoded picture, placed for their own mode.
@@ -393,7 +385,6 @@ extension QueuePlayer {
     }
 
     private func show() {
-        if let preparedPicture { lastDrawn = preparedPicture }
         noteShown()
         do {
             try video.showPrepared()
@@ -401,28 +392,27 @@ extension QueuePlayer {
             emit(.error(message: "video output: \(error)"))
         }
         // When it went on screen by the wall, for traces laid side by side across devices.
-        shownAtWall = isWallSynced ? Double(WallClockTime.realtimeNanoseconds()) / 1e9 : nil
-        shownAt = realClock.now()
+        onScreen.flipped(at: realClock.now(), wall: isWallSynced ? Double(WallClockTime.realtimeNanoseconds()) / 1e9 : nil)
         announceSizeChange()
     }
 
     /// A picture of another size than the item's last one is on screen (a stream that changed its
     /// resolution midway): `naturalSizeAvailable` again, as AVPlayerItem's presentationSize changes.
     private func announceSizeChange() {
-        guard let shown = lastDrawn, let pipeline = current?.pipeline, let size = shown.placement.sourceSize, let asset = current?.asset else { return }
-        defer { shownPictureSize = (pipeline.serial, size) }
+        guard let shown = onScreen.lastDrawn, let pipeline = current?.pipeline, let size = shown.placement.sourceSize, let asset = current?.asset else { return }
+        defer { onScreen.pictureSize = (pipeline.serial, size) }
         // The item's first picture: itemReady announced the asset's size.
-        let before = shownPictureSize?.serial == pipeline.serial ? shownPictureSize?.size : asset.codedSize
+        let before = onScreen.pictureSize?.serial == pipeline.serial ? onScreen.pictureSize?.size : asset.codedSize
         guard let before, before != size else { return }
         let natural = ScalingGeometry(sourceSize: size, sampleAspectRatio: asset.sampleAspectRatio, sourceRotation: asset.rotation,
                                       screenSize: size).naturalSize
-        emit(.naturalSizeAvailable(width: natural.width, height: natural.height), at: shownAt)
+        emit(.naturalSizeAvailable(width: natural.width, height: natural.height), at: onScreen.shownAt)
     }
 
     private func trace(pts: MediaTime, itemTime: MediaTime, dropped: Bool) {
         guard let pipeline = current?.pipeline else { return }
-        emit(.frame(item: pipeline.index, pts: pts, time: timeline.timelineTime(ofItemTime: itemTime), dropped: dropped,
-                    wall: dropped ? nil : shownAtWall), at: dropped ? nil : shownAt)
+        emit(.frame(item: pipeline.index, pts: pts, time: presentation.timeline.timelineTime(ofItemTime: itemTime), dropped: dropped,
+                    wall: dropped ? nil : onScreen.shownAtWall), at: dropped ? nil : onScreen.shownAt)
     }
 
     /// What the cursor decided at the end of an item (played or failed).
@@ -440,7 +430,7 @@ extension QueuePlayer {
             ranOutOfItems = true
             emitAll(machine.handle(.queueExhausted))
             // The timetable has nothing on: the card says so rather than a frozen last frame.
-            if (playlistSchedule != nil || settings.waitsForContent) && items.isEmpty { showEmptyQueueCard() }
+            if (timetable.schedule != nil || settings.waitsForContent) && items.isEmpty { showEmptyQueueCard() }
         }
     }
 
@@ -518,14 +508,10 @@ extension QueuePlayer {
 
     /// Every item failed in a row: wait, doubling each round, then try again from where we are.
     private func backOffAfterEveryItemFailed() {
-        retryRound += 1
-        var delay = settings.retryDelay
-        for _ in 1..<retryRound where delay < settings.maximumRetryDelay { delay = delay * 2 }
-        delay = min(delay, settings.maximumRetryDelay)
+        let delay = failures.nextRoundDelay(first: settings.retryDelay, maximum: settings.maximumRetryDelay)
         emit(.error(message: "every item failed; retrying in \(TimeLabel.position(delay))"))
         // The card says so without the round's delay: the same card is not painted again each round.
         showStatusCard(headline: "Nothing can be played", footnote: "Every item failed; trying again until one plays")
-        failuresInARow = 0
         // Real time, whatever the playback clock: on a virtual clock (--clock fast) the wait would
         // be instant and a dead playlist would spin, writing error lines as fast as it can.
         let resume = clock.now() + delay
@@ -537,9 +523,9 @@ extension QueuePlayer {
         // A virtual clock moves on by the wait; a real one is there already.
         clock.sleep(until: resume)
         if isWallSynced {
-            pendingWallJoin = .failed
+            wall.pendingJoin = .failed
         } else {
-            timeline.restart(at: clock.now() - origin)
+            presentation.restart(at: clock.now())
         }
     }
 }

@@ -13,10 +13,7 @@ import MarqueeCore
 /// timetable next changes.
 extension QueuePlayer {
     /// The next change is due on the wall clock (present thread).
-    var isScheduleChangeDue: Bool {
-        guard let schedule = playlistSchedule, let next = scheduleAgenda.first else { return false }
-        return next.start <= schedule.wallClock()
-    }
+    var isScheduleChangeDue: Bool { timetable.isChangeDue }
 
     /// The wall clock jumped (an NTP sync out of 1970, `date -s`): the timetable is worked out again
     /// from the new time, and whatever it says now is acted on. From any thread; returns at once.
@@ -26,56 +23,46 @@ extension QueuePlayer {
 
     /// Asks the schedule's thread for the agenda from now; it arrives as a request.
     func requestScheduleAgenda() {
-        guard let schedule = playlistSchedule else { return }
-        scheduleAgendaRequested = true
+        guard let schedule = timetable.schedule else { return }
+        timetable.agendaRequested = true
         schedule.computeAgenda { [weak self] in self?.enqueue(.scheduleAgenda($0, from: schedule)) }
     }
 
     /// A reloaded config's timetable (nil: the config has none). Its queue for now was just put in
     /// place (`replaceQueueNow`); what it says about the display is acted on if it differs.
-    func adopt(_ timetable: TimetableReplacement) {
-        playlistSchedule = timetable.schedule
-        guard let agenda = timetable.agenda, timetable.schedule != nil else {
-            scheduleAgenda = []
-            scheduleAgendaIsComplete = true
-            appliedSchedule = nil
+    func adopt(_ replacement: TimetableReplacement) {
+        timetable.schedule = replacement.schedule
+        guard let agenda = replacement.agenda, replacement.schedule != nil else {
+            timetable.dropTimetable()
             return
         }
         let now = agenda.changes[0].state
-        appliedSchedule = ScheduleState(daypart: now.daypart, items: now.items, displayOn: appliedSchedule?.displayOn ?? displayIsOn)
+        timetable.applied = ScheduleState(daypart: now.daypart, items: now.items, displayOn: timetable.applied?.displayOn ?? displayIsOn)
         adopt(agenda)
     }
 
     /// A fresh agenda from the schedule's thread replaces the one held.
     func adopt(_ agenda: ScheduleAgenda) {
-        scheduleAgenda = agenda.changes
-        scheduleAgendaIsComplete = agenda.isComplete
-        scheduleAgendaRequested = false
+        timetable.adopt(agenda)
         applyDueScheduleChanges()
         publishDetails()
     }
 
     /// Acts on the last change that is due, if any, and asks for more of the agenda before it runs out.
     func applyDueScheduleChanges() {
-        guard let schedule = playlistSchedule else { return }
-        let now = schedule.wallClock()
-        var due: ScheduleChange?
-        while let next = scheduleAgenda.first, next.start <= now {
-            due = next
-            scheduleAgenda.removeFirst()
-        }
-        if let due {
+        guard let schedule = timetable.schedule else { return }
+        if let due = timetable.takeDueChange(at: schedule.wallClock()) {
             // A change acts on the item the state machine holds, as a command does.
             announceOpening()
             follow(due.state, in: schedule.playlists)
             publishDetails()
         }
-        if scheduleAgenda.count < 2 && !scheduleAgendaIsComplete && !scheduleAgendaRequested { requestScheduleAgenda() }
+        if timetable.needsMoreAgenda { requestScheduleAgenda() }
     }
 
     private func follow(_ state: ScheduleState, in playlists: ScheduledPlaylists) {
-        let previous = appliedSchedule ?? state
-        appliedSchedule = state
+        let previous = timetable.applied ?? state
+        timetable.applied = state
         let powerChanges = previous.displayOn != state.displayOn
         // Off first, so a daypart starting in an off window is not decoded meanwhile.
         if powerChanges && !state.displayOn { commandFromSchedule(.displayOff) }
@@ -113,7 +100,7 @@ extension QueuePlayer {
     /// the frame after it. (A jump to the frame passed over it: a change due within the last frame
     /// before an item boundary came one item late.)
     var scheduleChangeOnVirtualClock: MediaTime? {
-        guard realClock is VirtualClock, let schedule = playlistSchedule, let next = scheduleAgenda.first else { return nil }
+        guard realClock is VirtualClock, let schedule = timetable.schedule, let next = timetable.nextChange else { return nil }
         let wait = max(next.start.timeIntervalSince(schedule.wallClock()), 0) * max(clock.rate, 0)
         return clock.now() + MediaTime(Int64((wait * 1_000_000).rounded(.up)), per: 1_000_000)
     }
@@ -122,7 +109,7 @@ extension QueuePlayer {
     /// a change coming jumps the clock to it, as the clock jumps to a frame's due time; true when
     /// the change is then due.
     func waitForScheduleOnVirtualClock() -> Bool {
-        guard realClock is VirtualClock, let schedule = playlistSchedule, let next = scheduleAgenda.first else { return false }
+        guard realClock is VirtualClock, let schedule = timetable.schedule, let next = timetable.nextChange else { return false }
         let wait = next.start.timeIntervalSince(schedule.wallClock())
         realClock.sleep(until: realClock.now() + MediaTime(Int64((max(wait, 0) * 1000).rounded(.up)), per: 1000))
         // A wall clock that does not follow the virtual one waits in real time instead of spinning.
@@ -134,8 +121,8 @@ extension QueuePlayer {
     /// The status card's line while the timetable has nothing on: what plays next and when, as far
     /// as the agenda held looks ahead.
     var nothingScheduledNote: String {
-        guard let schedule = playlistSchedule else { return "Nothing is scheduled now" }
-        guard let next = scheduleAgenda.first(where: { !$0.state.isIdle }), let name = schedule.playlists.name(of: next.state) else {
+        guard let schedule = timetable.schedule else { return "Nothing is scheduled now" }
+        guard let next = timetable.agenda.first(where: { !$0.state.isIdle }), let name = schedule.playlists.name(of: next.state) else {
             return "Nothing is scheduled now"
         }
         let when = schedule.playlists.timetable.clock.reading(at: next.start)

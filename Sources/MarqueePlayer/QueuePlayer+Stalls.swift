@@ -17,11 +17,11 @@ extension QueuePlayer {
         defer {
             // A pause asked for meanwhile keeps the device paused; so does a player still waiting for
             // its first picture (the hold releases it).
-            if machine.wantsToPlay && pausedAt == nil { audioRenderer?.setPaused(false) }
+            if machine.wantsToPlay && !presentation.isPaused { audioRenderer?.setPaused(false) }
             // The "Buffering" label goes with the stall: the next picture is drawn without it.
-            if stallShownSeconds != nil {
-                stallShownSeconds = nil
-                osdNeedsRedraw = true
+            if osdState.stallSeconds != nil {
+                osdState.stallSeconds = nil
+                osdState.needsRedraw = true
             }
         }
         let began = Self.realTime()
@@ -48,7 +48,7 @@ extension QueuePlayer {
                 // Commands act on the held picture and the stall goes on: ending the wait for them
                 // would show, or drop as late, the frames that trickled in meanwhile. A seek, a move
                 // or a stop replaces the item (the loop ends); the wall's own rejoin is its caller's.
-                if pendingWallJoin != nil { return false }
+                if wall.pendingJoin != nil { return false }
                 applyPendingCommands()
             }
             Thread.sleep(forTimeInterval: Self.stallPollInterval)
@@ -62,10 +62,10 @@ extension QueuePlayer {
     private func showStallOnOSD(waited: MediaTime) {
         guard let osd, waited >= osd.settings.stallAfter else { return }
         let seconds = Int(waited.seconds)
-        if seconds != stallShownSeconds {
-            stallShownSeconds = seconds
+        if seconds != osdState.stallSeconds {
+            osdState.stallSeconds = seconds
             osd.trigger(at: realClock.now(), volume: false)
-            osdNeedsRedraw = true
+            osdState.needsRedraw = true
         }
         refreshOSDWhileIdle()
     }
@@ -98,7 +98,7 @@ extension QueuePlayer {
     /// Opens the next item once the current one has reached its deferred opening time.
     func openDeferredUpcomingIfDue() {
         guard let deferred = current?.nextOpensAt, current != nil else { return }
-        guard clock.now() >= origin + timeline.timelineTime(ofItemTime: deferred.itemTime) else { return }
+        guard clock.now() >= presentation.due(deferred.itemTime) else { return }
         current?.nextOpensAt = nil
         prepareUpcoming(deferring: false)
     }

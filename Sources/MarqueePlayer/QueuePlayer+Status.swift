@@ -30,17 +30,17 @@ extension QueuePlayer {
         statusStore.publish { details in
             details.pauseAfterCurrentItem = cursor.pauseAfterCurrentItem
             details.displayIsOn = displayIsOn
-            details.isScheduled = playlistSchedule != nil
+            details.isScheduled = timetable.schedule != nil
             details.isWallSynced = isWallSynced
-            details.daypart = appliedSchedule.flatMap { playlistSchedule?.playlists.name(of: $0) }
-            details.nextScheduleChange = scheduleAgenda.first?.start
+            details.daypart = timetable.applied.flatMap { timetable.schedule?.playlists.name(of: $0) }
+            details.nextScheduleChange = timetable.nextChange?.start
             details.actionAtItemEnd = cursor.actionAtItemEnd
             details.itemStart = pipeline?.item.start
             details.itemEnd = pipeline?.item.end
             details.mediaDuration = asset?.duration
             details.isSeekable = asset.map { $0.isSeekable && !$0.isStillImage } ?? false
             details.isStillImage = asset?.isStillImage ?? false
-            details.presentationRect = drawnRect
+            details.presentationRect = onScreen.drawnRect
             details.screenSize = video.screenSize
             details.framePTS = current?.framePTS
         }

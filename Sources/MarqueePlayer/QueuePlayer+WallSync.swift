@@ -17,14 +17,12 @@ extension QueuePlayer {
     /// than the scheduler can catch up by dropping (8 frames in a row), less than a viewer takes
     /// for a freeze.
     static let wallRejoinLateness = MediaTime(1, per: 2)
-    static let initialWallPreroll = MediaTime(1, per: 2)
-    static let maximumWallPreroll = MediaTime(8, per: 1)
 
     /// Starts the item the wall says is on screen a pre-roll from now, at the frame it says, with
     /// its timeline where the wall puts it. A join soon after the last one means the pre-roll was
     /// too short for this machine and this media: it doubles.
     func joinWall(_ reason: WallJoinReason) {
-        pendingWallJoin = nil
+        wall.pendingJoin = nil
         guard let sync = settings.wallSync, !items.isEmpty else { return }
         guard sync.plan.lengths.count == items.count else {
             // A queue changed without a plan for it (never from a config: those bring their own).
@@ -32,23 +30,19 @@ extension QueuePlayer {
             return
         }
         let now = clock.now()
-        if let last = lastWallJoinAt, reason != .reload, reason != .resumed, reason != .clockChanged,
-           now - last < wallPreroll * 4 {
-            wallPreroll = min(wallPreroll * 2, Self.maximumWallPreroll)
-        }
-        lastWallJoinAt = now
-        let join = sync.join(atClockTime: now + wallPreroll)
+        let preroll = wall.prerollForJoin(reason, at: now)
+        let join = sync.join(atClockTime: now + preroll)
         let index = join.position.index
         let entry = ItemPipeline.Entry(time: (items[index].start ?? .zero) + join.position.itemTime, toleranceBefore: .zero)
         completeSeekInFlight(false)
         steps.cancelAll()
-        pausedAt = nil
+        presentation.forgetPause()
         // Whatever sound was scheduled belongs to the old place: it is dropped, and the new
         // place's sound starts with its first picture.
         audioRenderer?.discard(below: pipelineSerial + 1)
         audioRenderer?.setPaused(false)
         audioRenderer?.setRate(MediaTime(1, per: 1))
-        wallAudioPace = MediaTime(1, per: 1)
+        wall.resetSoundPace()
         holdAudioForFirstPicture()
         if let pipeline = current?.pipeline, pipeline.index == index, pipeline.item == items[index] {
             // Within the item on screen: as a seek, no new itemStarted. The cursor is put on it too:
@@ -63,9 +57,9 @@ extension QueuePlayer {
             _ = cursor.jump(to: index)
             becomeCurrent(index, entry: entry)
         }
-        timeline.restart(at: join.itemStartClockTime - origin)
-        scheduler.reset()
-        wallAudioFollower.restart(at: now + wallPreroll)
+        presentation.restartItem(startingAt: join.itemStartClockTime)
+        presentation.scheduler.reset()
+        wall.soundFollower.restart(at: now + preroll)
         emit(.wallSyncJoined(item: index, itemTime: join.position.itemTime, cycle: join.position.cycleNumber,
                              reason: reason.rawValue))
         if !machine.wantsToPlay { emitAll(machine.handle(.play)) }
@@ -110,11 +104,11 @@ extension QueuePlayer {
               let playing = renderer.playingPosition(), playing.serial == pipeline.serial, playing.itemFrame >= 0 else { return }
         let heard = MediaTime(playing.itemFrame, per: Int64(renderer.output.format.sampleRate))
         let now = clock.now()
-        let error = now - (origin + timeline.timelineTime(ofItemTime: heard))
-        switch wallAudioFollower.decide(error: error, now: now) {
+        let error = presentation.error(heard: heard, at: now)
+        switch wall.soundFollower.decide(error: error, now: now) {
         case .rate(let pace):
-            guard pace != wallAudioPace else { return }
-            wallAudioPace = pace
+            guard pace != wall.soundPace else { return }
+            wall.soundPace = pace
             renderer.setRate(pace)
         case .rejoin:
             emit(.error(message: "sync: the sound is \(Int((error.seconds * 1000).rounded())) ms off the wall clock; joining again"))

@@ -77,16 +77,13 @@ public final class QueuePlayer: @unchecked Sendable {
     /// The item playing, made when it becomes current and dropped at its end (CurrentItem).
     var current: CurrentItem?
     var upcoming: ItemPipeline?
-    var timeline = PresentationTimeline()
-    /// Clock time of timeline zero; moves on by the time spent paused.
-    var origin = MediaTime.zero
-    var pausedAt: MediaTime?
-    var scheduler = FrameScheduler()
+    /// When each frame is due: the gapless timeline on the playback clock, paused or following the sound.
+    var presentation = PresentationClock()
     var userScaling: ScalingMode?
     /// Frames the transport still shows at once, pauses on or steps through (across items).
     var steps = FrameSteps()
-    var failuresInARow = 0
-    var retryRound = 0
+    /// Why items failed, how many in a row, and the back-off when all have (FailureBackOff).
+    var failures = FailureBackOff()
     /// Pipelines given up on at their open deadline whose open has not returned yet: their item is
     /// not opened again meanwhile, so a path that hangs for good holds one thread, not one per loop.
     var abandonedOpens: [ItemPipeline] = []
@@ -94,39 +91,18 @@ public final class QueuePlayer: @unchecked Sendable {
     var pipelineSerial = 0
     /// Item events learnt ahead of the presented timeline, waiting for it.
     var announcement = HandOverAnnouncement()
-    var audioFollower = AudioClockFollower()
     /// The device stays paused until the first picture is on screen (see `holdAudioForFirstPicture`).
     var isAudioHeldForFirstPicture = false
     var volume: VolumeControl
-    /// Where the last picture drawn went on the screen (its presentation size, for the status).
-    var drawnRect: PixelRect?
     /// The labels and the status card; nil: neither (no font, or the caller wants none).
     let osd: OnScreenDisplay?
-    /// A command changed what the labels say: draw them even if no frame comes.
-    var osdNeedsRedraw = false
-    /// The output's overlay plane, when the labels go there instead of being blended into each
-    /// picture; chosen once at start, and nil from the moment the output refuses the plane.
-    var osdPlane: OverlayPlaneOutput?
-    /// What was last handed to `osdPlane` (nil: hidden), so an unchanged picture is not handed again.
-    var stagedOSD: OverlayPicture?
+    /// Where the labels are drawn and what they last showed (OSDState).
+    var osdState = OSDState()
+    /// What the screen shows, which outlives items on purpose (OnScreen).
+    var onScreen = OnScreen()
     /// Where the labels are drawn, for the log line at start (`osd: drawn on overlay plane 42
     /// (ARGB8888)`, `osd: blended into the picture (...)`); nil when there are no labels.
     public let osdDrawing: String?
-    /// The picture in the back buffer has the labels as they were when it was drawn.
-    var preparedHasLabels = false
-    /// The last picture drawn and where, to draw it again under the labels while no frames flow.
-    var lastDrawn: (picture: VideoPicture, placement: VideoPlacement)?
-    /// The picture drawn into the back buffer, shown by the next flip.
-    var preparedPicture: (picture: VideoPicture, placement: VideoPlacement)?
-    /// A redraw of the labels took the back buffer after a frame was drawn into it: draw it again.
-    var backBufferReplaced = false
-    /// When the last frame was shown and the last redraw for the labels alone (real clock).
-    var lastPictureShownAt: MediaTime?
-    var lastOSDRedrawAt: MediaTime?
-    /// Why each item failed last (`URL: cause`, as the journal says), for the status card; an item
-    /// that plays is taken off.
-    var failureReasons: [Int: String] = [:]
-    var isShowingStatusCard = false
     /// What turns the screen off and on: the video output when it can, then e.g. HDMI-CEC.
     let displayPowerSwitches: [any DisplayPowerSwitching]
     var displayIsOn = true
@@ -136,36 +112,14 @@ public final class QueuePlayer: @unchecked Sendable {
     var contentNote: String?
     /// What keys changed that the stop rule puts back, and when (`settings.stopTimeout`).
     var visitorFallback = VisitorFallback()
-    /// The dayparts and their timetable; nil: one playlist, all the time. A reload replaces it.
-    var playlistSchedule: PlaylistSchedule?
-    /// The timetable's changes still to come, the next first (present thread).
-    var scheduleAgenda: [ScheduleChange] = []
-    var scheduleAgendaIsComplete = true
-    /// A new agenda has been asked for and not arrived yet.
-    var scheduleAgendaRequested = false
-    /// What the timetable said last: a change is acted on when the state differs from it, so a
-    /// command (a `displayOn` in an off window) holds until the timetable next changes.
-    var appliedSchedule: ScheduleState?
+    /// The timetable as the present thread follows it (ScheduleFollower).
+    var timetable = ScheduleFollower()
     /// The queue ran out (or was empty) rather than being stopped: a new daypart starts playing.
     var ranOutOfItems = false
-    /// Frame-locked playback (QueuePlayer+WallSync): a join waits for the run loop's next turn.
-    var pendingWallJoin: WallJoinReason?
-    /// When the last frame shown went on screen, by CLOCK_REALTIME (frame-locked playback only).
-    var shownAtWall: Double?
-    /// When the last picture went on screen, on `realClock` (its frame event's time).
-    var shownAt: MediaTime?
-    /// Whole seconds the stall being waited out has lasted, once past `osd.stallAfter` (the labels
-    /// say "Buffering N s"); nil when not stalled that long.
-    var stallShownSeconds: Int?
-    /// The size of the last picture shown, and its pipeline (`announceSizeChange`).
-    var shownPictureSize: (serial: Int, size: PixelSize)?
+    /// Frame-locked playback's joins, pre-roll and sound pace (WallLock).
+    var wall = WallLock()
     /// The time events get while set (`emitting(at:)`); nil: when they are emitted.
     var eventTime: MediaTime?
-    var lastWallJoinAt: MediaTime?
-    var wallPreroll = QueuePlayer.initialWallPreroll
-    var wallAudioFollower = WallAudioFollower()
-    /// The pace the sound is played at to stay on the wall (1: as it is).
-    var wallAudioPace = MediaTime(1, per: 1)
 
     public convenience init(items: [QueueItem], settings: PlayerSettings, opener: MediaOpening, video: VideoOutput,
                 audio: AudioOutput? = nil, audioStretching: AudioTimeStretching? = nil, display: OnScreenDisplay? = nil,
@@ -193,15 +147,14 @@ public final class QueuePlayer: @unchecked Sendable {
         // A schedule decides the first queue: the daypart playing now, its items in their windows.
         var items = items
         var settings = settings
-        playlistSchedule = schedule
+        timetable = ScheduleFollower(schedule: schedule)
         if let schedule {
             let agenda = schedule.agendaNow()
             let now = agenda.changes[0].state
             (items, settings) = schedule.playlists.queue(for: now, base: settings)
-            scheduleAgenda = agenda.changes
-            scheduleAgendaIsComplete = agenda.isComplete
+            timetable.adopt(agenda)
             // The screen is on at start: the first change (now) turns it off if the timetable says so.
-            appliedSchedule = ScheduleState(daypart: now.daypart, items: now.items, displayOn: true)
+            timetable.applied = ScheduleState(daypart: now.daypart, items: now.items, displayOn: true)
         }
         self.items = items
         self.settings = settings
@@ -222,7 +175,7 @@ public final class QueuePlayer: @unchecked Sendable {
         }
         self.audioStretching = audioStretching
         self.osd = display
-        (osdPlane, osdDrawing) = Self.chooseOSDDrawing(display, video: video)
+        (osdState.plane, osdDrawing) = Self.chooseOSDDrawing(display, video: video)
         self.cursor = PlaylistCursor(itemCount: items.count, repeatMode: settings.repeatMode, seed: settings.shuffleSeed)
         cursor.actionAtItemEnd = settings.actionAtItemEnd
         self.machine = PlaybackStateMachine(repeatMode: settings.repeatMode, scalingMode: settings.scaling)
@@ -393,7 +346,7 @@ public final class QueuePlayer: @unchecked Sendable {
         control.lock()
         let pending = !pendingRequests.isEmpty || isShutDown
         control.unlock()
-        return pending || isScheduleChangeDue || pendingWallJoin != nil
+        return pending || isScheduleChangeDue || wall.pendingJoin != nil
     }
 
     /// Every event leaves through here, then the item's cues hear it. The status folds the events
