@@ -61,13 +61,8 @@ public final class QueuePlayer: @unchecked Sendable {
         case contentNote(String?)
     }
 
-    /// Guards `pendingRequests` and `isShutDown`, and wakes the present thread.
-    let control = MonotonicCondition()
-    var pendingRequests: [Request] = []
-    var isShutDown = false
-    /// When `shutDown` was first asked for: from then on, waiting for the run loop is bounded.
-    private var shutDownAt: ContinuousClock.Instant?
-    private var runLoopEnded = false
+    /// What other threads ask of the present thread, the shutdown, and the run loop's end.
+    let requests = RequestQueue<Request>()
     /// After a quit, how long the run loop's end waits for the audio thread to finish writing.
     static let audioFinishAfterQuit = 1.0
 
@@ -186,10 +181,7 @@ public final class QueuePlayer: @unchecked Sendable {
         audioRenderer?.start()
         let thread = Thread { [self] in
             run()
-            control.lock()
-            runLoopEnded = true
-            control.broadcast()
-            control.unlock()
+            requests.markEnded()
         }
         thread.name = "marquee.present"
         thread.qualityOfService = .userInteractive
@@ -257,19 +249,12 @@ public final class QueuePlayer: @unchecked Sendable {
     /// Queues requests so the present thread takes them in one batch: none acts before the last
     /// is queued (a seek superseded by the next one in the batch completes with false).
     func enqueue(contentsOf requests: [Request]) {
-        control.lock()
-        pendingRequests.append(contentsOf: requests)
-        control.broadcast()
-        control.unlock()
+        self.requests.append(contentsOf: requests)
     }
 
     /// Asks the present thread to stop for good (SIGTERM); returns at once.
     public func shutDown() {
-        control.lock()
-        isShutDown = true
-        if shutDownAt == nil { shutDownAt = .now }
-        control.broadcast()
-        control.unlock()
+        requests.shutDown()
     }
 
     /// Blocks until the run loop has ended: queue exhausted with exitWhenIdle, or shut down. With a
@@ -277,51 +262,27 @@ public final class QueuePlayer: @unchecked Sendable {
     /// still stuck then (a driver call that never returns), and the caller should exit anyway.
     @discardableResult
     public func waitUntilFinished(graceAfterShutDown grace: Double? = nil) -> Bool {
-        control.lock()
-        defer { control.unlock() }
-        while !runLoopEnded {
-            if let grace, let shutDownAt {
-                if !control.wait(until: shutDownAt + .seconds(grace)) { return runLoopEnded }
-            } else {
-                control.wait()
-            }
-        }
-        return true
+        requests.waitUntilEnded(graceAfterShutDown: grace)
     }
 
-    var shouldStop: Bool {
-        control.lock()
-        defer { control.unlock() }
-        return isShutDown
-    }
+    var shouldStop: Bool { requests.shouldStop }
 
     func takePendingRequests() -> [Request] {
-        control.lock()
-        defer { control.unlock() }
-        let requests = pendingRequests
-        pendingRequests = []
-        return requests
+        requests.takeAll()
     }
 
     /// Blocks the present thread until a command or a shutdown arrives, or a stop from a key has
     /// lasted its timeout, beating the heart meanwhile.
     func waitForCommand() {
-        control.lock()
-        while pendingRequests.isEmpty && !isShutDown {
-            control.unlock()
+        while !requests.hasWork {
             heartbeat()
             if isStopTimeoutDue || isScheduleChangeDue { return }
             // A virtual clock jumps to the timetable's next change as it jumps to a frame's time.
             if waitForScheduleOnVirtualClock() { return }
             // The labels fade on a still screen too.
             let redraw = refreshOSDWhileIdle()
-            control.lock()
-            if pendingRequests.isEmpty && !isShutDown {
-                let wait = min(Self.heartbeatInterval, redraw?.seconds ?? Self.heartbeatInterval)
-                _ = control.wait(seconds: wait)
-            }
+            requests.waitForWork(seconds: min(Self.heartbeatInterval, redraw?.seconds ?? Self.heartbeatInterval))
         }
-        control.unlock()
     }
 
     /// Waits until `deadline` in real time, beating the heart; false when woken by a command or a
@@ -332,21 +293,14 @@ public final class QueuePlayer: @unchecked Sendable {
             if now >= deadline { return true }
             heartbeat()
             let slice = min(deadline - now, .milliseconds(Int(Self.heartbeatInterval * 1000)))
-            control.lock()
-            if pendingRequests.isEmpty && !isShutDown {
-                _ = control.wait(until: ContinuousClock.now + slice)
-            }
-            control.unlock()
+            requests.waitForWork(until: ContinuousClock.now + slice)
         }
         return false
     }
 
     /// A command, a shutdown, a change of the timetable due, or a join of the wall (present thread).
     var hasPendingWork: Bool {
-        control.lock()
-        let pending = !pendingRequests.isEmpty || isShutDown
-        control.unlock()
-        return pending || isScheduleChangeDue || wall.pendingJoin != nil
+        requests.hasWork || isScheduleChangeDue || wall.pendingJoin != nil
     }
 
     /// Every event leaves through here, then the item's cues hear it. The status folds the events
