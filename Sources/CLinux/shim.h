@@ -152,4 +152,9 @@ static inline int marquee_name_this_thread(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }
 
+// The calling thread's name (`buffer` holds at least 16 bytes).
+static inline int marquee_this_thread_name(char *buffer) {
+    return prctl(PR_GET_NAME, (unsigned long)buffer, 0, 0, 0);
+}
+
 #endif

@@ -136,6 +136,7 @@ final class AudioRenderer: @unchecked Sendable {
 
     func start() {
         let thread = Thread { [self] in
+            ThreadName.set("marquee.audio")
             while let segment = schedule.pop() { render(segment) }
             endStretch()
             // What was written plays out before the run ends: the last ~100 ms would be lost. Then

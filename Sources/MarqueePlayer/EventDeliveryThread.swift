@@ -27,8 +27,11 @@ public final class EventDeliveryThread: @unchecked Sendable {
         self.capacity = capacity
         self.deliver = deliver
         self.reportLoss = reportLoss
-        let thread = Thread { [self] in run() }
-        thread.name = "marquee.events"
+        let thread = Thread { [self] in
+            ThreadName.set("marquee.deliver")
+            run()
+        }
+        thread.name = "marquee.deliver"
         thread.start()
     }
 

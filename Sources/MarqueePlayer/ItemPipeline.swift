@@ -77,7 +77,11 @@ final class ItemPipeline: @unchecked Sendable {
     /// hung NFS path) is never joined, so nothing waits for it; it ends whenever the call returns.
     func start() {
         startedAt = .now
-        let thread = Thread { [self] in decode() }
+        // FFmpeg's frame threads, made by this one, inherit the name.
+        let thread = Thread { [self] in
+            ThreadName.set("marquee.decode")
+            decode()
+        }
         thread.name = "marquee.decode.\(index)"
         thread.qualityOfService = .userInteractive
         thread.start()

@@ -180,6 +180,7 @@ public final class QueuePlayer: @unchecked Sendable {
     public func start() {
         audioRenderer?.start()
         let thread = Thread { [self] in
+            ThreadName.set("marquee.present")
             run()
             requests.markEnded()
         }

@@ -195,7 +195,7 @@ public final class ControlPlaneLoop: @unchecked Sendable {
 
     private func run() {
         // The name `ps -L` and /proc/PID/task/*/comm show (at most 15 bytes).
-        _ = marquee_name_this_thread(name)
+        ThreadName.set(name)
         let alreadyStopping = state.withLock { state -> Bool in
             state.thread = pthread_self()
             return state.stopping

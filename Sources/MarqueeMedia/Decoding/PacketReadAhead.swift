@@ -82,7 +82,10 @@ final class PacketReadAhead: @unchecked Sendable {
         }
         self.timeBases = timeBases
         bridge = SkippedSegmentBridge(timeBases: timeBases)
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            ThreadName.set("marquee.read")
+            run()
+        }
         thread.name = "marquee.readahead"
         thread.qualityOfService = .userInitiated
         thread.start()
