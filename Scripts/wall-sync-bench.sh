@@ -4,7 +4,8 @@
 # frame trace with CLOCK_REALTIME stamps; the script lines the traces up by source frame (cycle,
 # item, pts) and prints how far apart the two put up each frame (a join's first frame, put up
 # mid-slot by design, left out), how many sampling instants they disagreed on, and each process's
-# CPU time. Then the second player is stopped (SIGSTOP) for 2 s and the time to rejoin is printed.
+# CPU time, and how late each put up the first frames of each item (a hand-over) against the others.
+# Then the second player is stopped (SIGSTOP) for 2 s and the time to rejoin is printed.
 #
 # Usage: Scripts/wall-sync-bench.sh [SECONDS]   (default 20)
 #   MARQUEE=path (a built marquee; default: build release), SCRATCH_PATH=.build, SIZE=1920x1080,
@@ -100,6 +101,23 @@ late = sorted((wall - due) * 1000 for wall, key, join, due in b if not join and 
 print(f"frames put up by both before the stop: {len(pairs)}")
 print(f"offset between the players: median {sorted(pairs)[len(pairs)//2]:.3f} ms, 99th percentile {abs(pairs[int(len(pairs)*0.99)]):.3f} ms, worst {abs(pairs[-1]):.3f} ms")
 print(f"second player against its own wall: median {late[len(late)//2]:.3f} ms late, worst {late[-1]:.3f} ms")
+# Hand-over frames (the first 0.2 s of each item) against mid-item ones, each player against its
+# own wall: the next-but-one item is opened right after an item's first frame and competes with it.
+def lateness(shown):
+    handover, mid = [], []
+    for wall, (k, item, pts_ms), join, due in shown:
+        if join or wall >= stop_at:
+            continue
+        (handover if pts_ms / 1000 - starts[item] < 0.2 else mid).append((wall - due) * 1000)
+    return sorted(handover), sorted(mid)
+def summary(values):
+    if not values:
+        return "none"
+    return f"{len(values)} frames, median {values[len(values)//2]:.3f} ms, 99th percentile {values[int(len(values)*0.99)]:.3f} ms, worst {values[-1]:.3f} ms late"
+for name, shown in (("first", a), ("second", b)):
+    handover, mid = lateness(shown)
+    print(f"{name} player, hand-over frames: {summary(handover)}")
+    print(f"{name} player, mid-item frames:  {summary(mid)}")
 # The first frame put up after SIGCONT (2 s after the stop), and how the frames after it sit on the wall.
 resumed = [(wall, join, due) for wall, key, join, due in b if wall > stop_at + 2]
 if resumed:
