@@ -57,19 +57,28 @@ private func starts(_ events: [PlayerEvent]) -> Int {
     /// other had none). The race is widest with a device that takes every write at once (ALSA's
     /// `file` and `null`, the virtual clock's null output), and still narrow: about 1 quit in 70
     /// showed it, so 500 short plays (20 s) catch it nearly always.
+    ///
+    /// On the virtual clock the player runs on while the test thread is woken to send the quit; on
+    /// a loaded machine it sometimes reached b first (b on screen, its sound rightly heard: 2 and 6
+    /// of 500 on a machine at load 10, before and after the player's state moved into CurrentItem).
+    /// Such runs say nothing of the quit's sound and are not counted; most runs must count.
     @Test func aQuitWritesNoSoundOfTheItemAfterTheOneOnScreen() {
         var followed = 0
+        var counted = 0
         for _ in 0..<500 {
             let media = ScriptedMedia(["a": .video(frames: 50, frameDuration: frame25, withAudio: true),
                                        "b": .video(frames: 50, frameDuration: frame25, withAudio: true)])
-            let (audio, _) = play([QueueItem(url: "a"), QueueItem(url: "b")], media, repeatMode: .off) { events in
+            let (audio, recorder) = play([QueueItem(url: "a"), QueueItem(url: "b")], media, repeatMode: .off) { events in
                 events.contains { if case .frame(0, let pts, _, _, _) = $0 { pts >= MediaTime(3, per: 2) } else { false } }
             }
+            if recorder.events.contains(where: { if case .itemStarted(1, _, _) = $0 { true } else { false } }) { continue }
+            counted += 1
             let left = leftChannel(audio)
             // Item a's sound from its first frame, with nothing of b's (which starts again from 0).
             if left.indices.dropFirst().contains(where: { left[$0] < left[$0 - 1] }) { followed += 1 }
         }
-        #expect(followed == 0, "in \(followed) of 500 quits, b's sound followed a's")
+        #expect(counted >= 400, "only \(counted) of 500 quits came while a was on screen")
+        #expect(followed == 0, "in \(followed) of \(counted) quits while a was on screen, b's sound followed a's")
     }
 
     @Test func itemsFollowEachOtherWithoutGapSilenceFillingVideoOnlyItems() {
