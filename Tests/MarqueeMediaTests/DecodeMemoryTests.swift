@@ -1,0 +1,42 @@
+import Foundation
+import MarqueeCore
+@testable import MarqueeMedia
+import Testing
+
+/// What a playing item keeps in memory (issue 27: a 1080p player's peak RSS against mpv's):
+/// libavfilter is only mapped once the sound is time-stretched.
+@Suite struct DecodeMemoryTests {
+    /// Playing (decoding pictures and sound) at rate 1 maps no libavfilter; the first time-stretcher
+    /// opens it. In a child process of its own: the other suites make stretchers in this one.
+    @Test func libavfilterIsMappedOnlyOnceTheSoundIsTimeStretched() async throws {
+        let path = try FixtureMedia.path(.h264AAC)
+        await #expect(processExitsWith: .success) { [path = path as String] in
+            let mappedAtStart = try DecodeMemoryTests.mapsLibavfilter()
+            try #require(!mappedAtStart)
+            let reader = try FFmpegMediaOpener().open(path)
+            var pictures = 0, blocks = 0
+            while let media = try reader.nextMedia(audioFormat: .standard) {
+                switch media {
+                case .picture: pictures += 1
+                case .audio: blocks += 1
+                }
+            }
+            try #require(pictures > 0 && blocks > 0)
+            let mappedAfterPlaying = try DecodeMemoryTests.mapsLibavfilter()
+            try #require(!mappedAfterPlaying)
+            try #require(!LibAVFilter.isLoaded)
+            let stretcher = try FFmpegAudioTimeStretching().makeStretcher(rate: 2, format: .standard)
+            _ = try stretcher.process([Float](repeating: 0, count: 4096))
+            let mappedOnceStretched = try DecodeMemoryTests.mapsLibavfilter()
+            try #require(mappedOnceStretched)
+            try #require(LibAVFilter.isLoaded)
+        }
+    }
+
+    /// Read to its end: /proc files say they are empty, and a read sized by that stops early.
+    static func mapsLibavfilter() throws -> Bool {
+        let maps = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
+        defer { try? maps.close() }
+        return String(decoding: try maps.readToEnd() ?? Data(), as: UTF8.self).contains("libavfilter")
+    }
+}
