@@ -11,6 +11,7 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/opt.h>
 #include <libavutil/sha.h>
+#include <libavutil/cpu.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 // libavfilter's headers only: the library is not linked but opened on first use (MarqueeMedia's
