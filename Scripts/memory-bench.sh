@@ -12,6 +12,8 @@
 #   Without CLIP it generates a 10 s 1920x1080 30 fps H.264 (libx264 medium, CRF 20, GOP 60) +
 #   AAC (48 kHz stereo, 128 kbit/s) MP4 in a temp folder.
 #   RUNS=3  SIZE=1920x1080 (the headless screen)  MARQUEE=path (default: a release build of this tree)
+#   STATIC=1 builds and measures marquee as Deploy/install.sh ships it (--static-swift-stdlib), in
+#   .build/static-stdlib so that .build keeps its own build.
 #   DETAIL=1 also samples marquee's /proc/PID every 0.1 s and prints, at its largest RSS: anonymous
 #   and file-backed memory (smaps_rollup), its threads, and its largest mappings (smaps).
 set -euo pipefail
@@ -42,7 +44,11 @@ if [ -z "$clip" ]; then
 fi
 clip="$(cd "$(dirname "$clip")" && pwd)/$(basename "$clip")"
 
-if [ -z "${MARQUEE:-}" ]; then
+if [ -z "${MARQUEE:-}" ] && [ "${STATIC:-0}" = 1 ]; then
+    echo "building marquee (release, static Swift runtime)" >&2
+    swift build -c release --static-swift-stdlib --scratch-path .build/static-stdlib --product marquee >&2
+    MARQUEE="$(swift build -c release --static-swift-stdlib --scratch-path .build/static-stdlib --show-bin-path)/marquee"
+elif [ -z "${MARQUEE:-}" ]; then
     echo "building marquee (release)" >&2
     swift build -c release --product marquee >&2
     MARQUEE="$(swift build -c release --show-bin-path)/marquee"
