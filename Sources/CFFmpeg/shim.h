@@ -11,11 +11,25 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/opt.h>
 #include <libavutil/sha.h>
+#include <libavutil/cpu.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
+// libavfilter's headers only: the library is not linked but opened on first use (MarqueeMedia's
+// LibAVFilter), as only the time-stretcher at rates other than 1 needs it, and linking it maps
+// about 11 MB of libraries it brings (flite's voices, libplacebo, vulkan, lapack...) into every
+// player. These are the types of the functions looked up in it, as its headers declare them.
 #include <libavfilter/avfilter.h>
 #include <libavfilter/buffersrc.h>
 #include <libavfilter/buffersink.h>
+#include <libavfilter/version.h>
+typedef __typeof__(&avfilter_graph_alloc) marquee_avfilter_graph_alloc_fn;
+typedef __typeof__(&avfilter_graph_free) marquee_avfilter_graph_free_fn;
+typedef __typeof__(&avfilter_get_by_name) marquee_avfilter_get_by_name_fn;
+typedef __typeof__(&avfilter_graph_create_filter) marquee_avfilter_graph_create_filter_fn;
+typedef __typeof__(&avfilter_link) marquee_avfilter_link_fn;
+typedef __typeof__(&avfilter_graph_config) marquee_avfilter_graph_config_fn;
+typedef __typeof__(&av_buffersrc_add_frame_flags) marquee_av_buffersrc_add_frame_flags_fn;
+typedef __typeof__(&av_buffersink_get_frame) marquee_av_buffersink_get_frame_fn;
 
 // Swift cannot import function-like or cast-bearing macros; these wrappers carry them over.
 

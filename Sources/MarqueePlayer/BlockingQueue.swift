@@ -5,25 +5,78 @@ import MarqueeCore
 /// runs only a few frames ahead and memory stays flat), the consumer blocks while it is empty.
 /// Closing it wakes both for good: pending pushes are dropped, pops drain what is left, then nil;
 /// discarding also drops what is left.
+///
+/// Besides its count, it may be bounded by what its elements weigh (`byteLimit`, each element's
+/// `cost`): an element that would take the queue past the limit waits, unless the queue is empty,
+/// so one element always fits however large.
 final class BlockingQueue<Element>: @unchecked Sendable {
     private let condition = MonotonicCondition()
     private var elements: [Element] = []
+    /// Each element's cost, in step with `elements`.
+    private var costs: [Int] = []
+    private var queuedBytes = 0
     private var closed = false
     let capacity: Int
+    let byteLimit: Int?
+    private let cost: @Sendable (Element) -> Int
 
-    init(capacity: Int) {
+    init(capacity: Int, byteLimit: Int? = nil, cost: @escaping @Sendable (Element) -> Int = { _ in 0 }) {
         precondition(capacity > 0, "capacity must be positive")
+        precondition(byteLimit.map { $0 > 0 } ?? true, "byteLimit must be positive")
         self.capacity = capacity
+        self.byteLimit = byteLimit
+        self.cost = cost
+    }
+
+    /// The queued elements' costs added up.
+    var bytes: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return queuedBytes
+    }
+
+    var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return elements.count
+    }
+
+    /// Whether an element costing `bytes` fits now. Call under the lock.
+    private func hasRoom(for bytes: Int) -> Bool {
+        guard elements.count < capacity else { return false }
+        guard let byteLimit, !elements.isEmpty else { return true }
+        return queuedBytes + bytes <= byteLimit
+    }
+
+    /// Call under the lock.
+    private func append(_ element: Element, costing bytes: Int) {
+        elements.append(element)
+        costs.append(bytes)
+        queuedBytes += bytes
+    }
+
+    /// Call under the lock, with the queue not empty.
+    private func removeFirst() -> Element {
+        queuedBytes -= costs.removeFirst()
+        return elements.removeFirst()
+    }
+
+    /// Call under the lock.
+    private func removeAll() {
+        elements.removeAll()
+        costs.removeAll()
+        queuedBytes = 0
     }
 
     /// False once the queue is closed: the producer should stop.
     @discardableResult
     func push(_ element: Element) -> Bool {
+        let bytes = cost(element)
         condition.lock()
         defer { condition.unlock() }
-        while elements.count >= capacity && !closed { condition.wait() }
+        while !hasRoom(for: bytes) && !closed { condition.wait() }
         guard !closed else { return false }
-        elements.append(element)
+        append(element, costing: bytes)
         condition.broadcast()
         return true
     }
@@ -32,10 +85,11 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     /// real time for room: a producer held back that long can look after things meanwhile.
     @discardableResult
     func push(_ element: Element, checkingEvery interval: Double, whileWaiting: () -> Void) -> Bool {
+        let bytes = cost(element)
         condition.lock()
         defer { condition.unlock() }
         var deadline = ContinuousClock.now + .seconds(interval)
-        while elements.count >= capacity && !closed {
+        while !hasRoom(for: bytes) && !closed {
             if !condition.wait(until: deadline) {
                 condition.unlock()
                 whileWaiting()
@@ -44,9 +98,28 @@ final class BlockingQueue<Element>: @unchecked Sendable {
             }
         }
         guard !closed else { return false }
-        elements.append(element)
+        append(element, costing: bytes)
         condition.broadcast()
         return true
+    }
+
+    /// Waits, as `push(_:checkingEvery:whileWaiting:)` would, until an element costing `bytes`
+    /// fits, and pushes nothing; false once the queue is closed. A producer whose elements are
+    /// costly to hold (decoded pictures) waits here before making the next, rather than holding a
+    /// made one while it waits.
+    func waitForRoom(for bytes: Int, checkingEvery interval: Double, whileWaiting: () -> Void) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        var deadline = ContinuousClock.now + .seconds(interval)
+        while !hasRoom(for: bytes) && !closed {
+            if !condition.wait(until: deadline) {
+                condition.unlock()
+                whileWaiting()
+                condition.lock()
+                deadline = ContinuousClock.now + .seconds(interval)
+            }
+        }
+        return !closed
     }
 
     /// The oldest element; nil only when the queue is closed and empty.
@@ -56,7 +129,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         while elements.isEmpty && !closed { condition.wait() }
         guard !elements.isEmpty else { return nil }
         condition.broadcast()
-        return elements.removeFirst()
+        return removeFirst()
     }
 
     /// The oldest element without removing it or waiting; nil when there is none yet.
@@ -87,14 +160,15 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     private func popLocked() -> TimedPop {
         guard !elements.isEmpty else { return .closed }
         condition.broadcast()
-        return .element(elements.removeFirst())
+        return .element(removeFirst())
     }
 
-    /// Whether the producer is as far ahead as it may go.
+    /// Whether the producer is as far ahead as it may go: no room for another element, or, bounded
+    /// by bytes, none for another costing what the newest did.
     var isFull: Bool {
         condition.lock()
         defer { condition.unlock() }
-        return elements.count >= capacity
+        return !hasRoom(for: costs.last ?? 0)
     }
 
     func close() {
@@ -108,7 +182,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     /// a file that changed under its reader) and pushes what replaces it.
     func dropQueued() {
         condition.lock()
-        elements.removeAll()
+        removeAll()
         condition.broadcast()
         condition.unlock()
     }
@@ -117,7 +191,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     func discard() {
         condition.lock()
         closed = true
-        elements.removeAll()
+        removeAll()
         condition.broadcast()
         condition.unlock()
     }

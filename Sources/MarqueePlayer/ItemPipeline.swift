@@ -20,6 +20,13 @@ final class ItemPipeline: @unchecked Sendable {
     /// Frames decoded ahead of presentation: enough to ride out a slow frame, few enough that
     /// memory stays flat (each is a full decoded picture).
     static let framesAhead = 4
+    /// ...and no more than this many bytes of them, so the depth follows the picture size: a
+    /// 1280x720 4:2:0 picture holds 1.4 MB (all four fit), a 1920x1080 one 3.1 MB (two, besides
+    /// the one on screen), a 3840x2160 one 12.5 MB (one: a queue always takes one). At 1080p30
+    /// two frames are 67 ms ahead, over eight times what decoding one takes (7.7 ms on two loaded
+    /// cores), and the decoder's frame threads keep more in flight. Two frames fewer at 1080p were
+    /// 6.3 MB of a 143 MB player (issue 27: `marquee play` against mpv's 117 MB on the same clip).
+    static let decodedBytesAhead = 8 << 20
     /// When a stream gives no clue, the last frame of an open-ended item lasts this long.
     static let fallbackFrameDuration = MediaTime(1, per: 25)
 
@@ -35,7 +42,15 @@ final class ItemPipeline: @unchecked Sendable {
     let serial: Int
     let item: QueueItem
     let entry: Entry?
-    private let outputs = BlockingQueue<Output>(capacity: framesAhead)
+    private let outputs = ItemPipeline.makeOutputs()
+
+    /// The queue of outputs, bounded by `framesAhead` and `decodedBytesAhead` (a picture weighs
+    /// its `byteCount`, anything else nothing).
+    static func makeOutputs() -> BlockingQueue<Output> {
+        BlockingQueue(capacity: framesAhead, byteLimit: decodedBytesAhead) { output in
+            if case .frame(let picture, _, _) = output { picture.byteCount } else { 0 }
+        }
+    }
     private let opener: MediaOpening
     /// The item's trimmed audio for the audio thread; nil when the player has no audio output.
     let audio: BlockingQueue<AudioPipelineOutput>?
@@ -227,9 +242,20 @@ final class ItemPipeline: @unchecked Sendable {
             }
             return true
         }
-        while !(videoDone && audioDone), let media = try reader.nextMedia(audioFormat: placer == nil ? nil : audioFormat) {
+        // What the last picture weighed: while pictures say it, decoding waits for room for another
+        // like it before it decodes, rather than holding a decoded one while it waits (3.1 MB at
+        // 1080p; the decoder's frame threads have the next one nearly done meanwhile).
+        var pictureBytes = 0
+        while !(videoDone && audioDone) {
+            if !videoDone && pictureBytes > 0 {
+                guard outputs.waitForRoom(for: pictureBytes, checkingEvery: Self.staleCheckInterval, whileWaiting: {
+                    noteSourceChange(of: reader)
+                }) else { return }
+            }
+            guard let media = try reader.nextMedia(audioFormat: placer == nil ? nil : audioFormat) else { break }
             switch media {
             case .picture(let picture):
+                pictureBytes = picture.byteCount
                 let pictureDuration = previousPicturePTS.map { picture.pts - $0 } ?? Self.frameDuration(of: asset)
                 decodedTo = max(decodedTo, picture.pts + max(pictureDuration, .zero))
                 previousPicturePTS = picture.pts

@@ -8,9 +8,14 @@ public protocol VideoPicture: AnyObject, Sendable {
     /// Converts the frame straight into an output's buffer: `placement.sourceCrop` of the picture,
     /// scaled and turned into `placement.destination`, the rest painted `background`.
     func draw(into buffer: PixelBuffer, placement: VideoPlacement, background: RGBColor) throws
+    /// The memory the picture keeps alive while it is held (its decoded planes), in bytes: what
+    /// bounds how many are decoded ahead. 0 when the backend does not say.
+    var byteCount: Int { get }
 }
 
 extension VideoPicture {
     /// Unknown: laid out for the asset's coded size.
     public var pictureSize: PixelSize? { nil }
+    /// Unknown: only the count of pictures bounds what is decoded ahead.
+    public var byteCount: Int { 0 }
 }

@@ -3,7 +3,8 @@ import MarqueeCore
 
 /// Owns one libavfilter graph (`AVFilterGraph`): abuffer → atempo (one or two) → aformat →
 /// abuffersink, which changes the pace of interleaved Float32 audio without changing its pitch.
-/// Freed in `deinit`; the filter contexts belong to the graph.
+/// Freed in `deinit`; the filter contexts belong to the graph. libavfilter is opened by the first
+/// one made (`LibAVFilter`): a player that stays at rate 1 never maps it.
 ///
 /// atempo takes 0.5 to 100 per instance, so rates under 0.5 chain two (0.25 = 0.5 × 0.5). It keeps
 /// its output lined up with its input (output frame k stands for input frame k × rate); what it
@@ -11,6 +12,7 @@ import MarqueeCore
 final class AudioTempoFilter: AudioTimeStretcher {
     let rate: Double
     let format: AudioFormat
+    private let library: LibAVFilter
     /// Owned; lent to C calls only.
     private let graph: UnsafeMutablePointer<AVFilterGraph>
     /// Owned by `graph`.
@@ -31,7 +33,9 @@ final class AudioTempoFilter: AudioTimeStretcher {
         guard rate >= 0.25, rate <= 4 else {
             throw FFmpegError(code: marquee_averror(EINVAL), operation: "\(operation): rate outside 0.25 to 4")
         }
-        guard let graph = avfilter_graph_alloc() else { throw .outOfMemory(operation) }
+        let library = try LibAVFilter.get()
+        guard let graph = library.graphAlloc() else { throw .outOfMemory(operation) }
+        self.library = library
         self.graph = graph
         self.rate = rate
         self.format = format
@@ -46,11 +50,11 @@ final class AudioTempoFilter: AudioTimeStretcher {
 
         // Each context is linked to the one before it as it is made: the graph owns them all.
         func make(_ filter: String, _ label: String, _ arguments: String?) throws(FFmpegError) -> UnsafeMutablePointer<AVFilterContext> {
-            guard let definition = avfilter_get_by_name(filter) else {
+            guard let definition = library.getByName(filter) else {
                 throw FFmpegError(code: marquee_averror(ENOSYS), operation: "\(operation): this FFmpeg has no \(filter) filter")
             }
             var context: UnsafeMutablePointer<AVFilterContext>?
-            try checked(avfilter_graph_create_filter(&context, definition, label, arguments, nil, graph),
+            try checked(library.graphCreateFilter(&context, definition, label, arguments, nil, graph),
                         "avfilter_graph_create_filter(\(filter)=\(arguments ?? ""))")
             guard let context else { throw .outOfMemory(operation) }
             return context
@@ -61,19 +65,19 @@ final class AudioTempoFilter: AudioTimeStretcher {
         var previous = source
         for (index, factor) in Self.factors(for: rate).enumerated() {
             let tempo = try make("atempo", "tempo\(index)", "tempo=\(factor)")
-            try checked(avfilter_link(previous, 0, tempo, 0), "avfilter_link(atempo)")
+            try checked(library.link(previous, 0, tempo, 0), "avfilter_link(atempo)")
             previous = tempo
         }
         // atempo could negotiate another sample format; the audio thread writes Float32 only.
         let keep = try make("aformat", "keep", "sample_fmts=flt:sample_rates=\(format.sampleRate):channel_layouts=\(layoutName)")
-        try checked(avfilter_link(previous, 0, keep, 0), "avfilter_link(aformat)")
-        try checked(avfilter_link(keep, 0, sink, 0), "avfilter_link(abuffersink)")
-        try checked(avfilter_graph_config(graph, nil), "avfilter_graph_config(\(operation))")
+        try checked(library.link(previous, 0, keep, 0), "avfilter_link(aformat)")
+        try checked(library.link(keep, 0, sink, 0), "avfilter_link(abuffersink)")
+        try checked(library.graphConfig(graph, nil), "avfilter_graph_config(\(operation))")
     }
 
     deinit {
         var graph: UnsafeMutablePointer<AVFilterGraph>? = graph
-        avfilter_graph_free(&graph)
+        library.graphFree(&graph)
     }
 
     func process(_ samples: [Float]) throws -> [Float] {
@@ -92,14 +96,14 @@ final class AudioTempoFilter: AudioTimeStretcher {
             UnsafeMutableRawPointer(raw.pointee.data.0)?.copyMemory(from: bytes.baseAddress!, byteCount: count * channels * MemoryLayout<Float>.size)
         }
         framesIn += Int64(count)
-        try checked(av_buffersrc_add_frame_flags(source, raw, 0), "av_buffersrc_add_frame(atempo)")
+        try checked(library.buffersrcAddFrameFlags(source, raw, 0), "av_buffersrc_add_frame(atempo)")
         return try drain()
     }
 
     func finish() throws -> [Float] {
         guard !isFinished else { return [] }
         isFinished = true
-        try checked(av_buffersrc_add_frame_flags(source, nil, 0), "av_buffersrc_add_frame(atempo end)")
+        try checked(library.buffersrcAddFrameFlags(source, nil, 0), "av_buffersrc_add_frame(atempo end)")
         return try drain()
     }
 
@@ -109,7 +113,7 @@ final class AudioTempoFilter: AudioTimeStretcher {
         let channels = format.channelCount
         while true {
             av_frame_unref(frame.pointer)
-            let status = av_buffersink_get_frame(sink, frame.pointer)
+            let status = library.buffersinkGetFrame(sink, frame.pointer)
             if status == marquee_averror_eagain() || status == marquee_averror_eof() { break }
             try checked(status, "av_buffersink_get_frame(atempo)")
             let count = Int(frame.pointer.pointee.nb_samples) * channels

@@ -28,6 +28,9 @@ final class DecodedPicture: VideoPicture, @unchecked Sendable {
 
     var pictureSize: PixelSize? { size }
 
+    /// The decoded planes this picture keeps from the decoder's pool.
+    var byteCount: Int { frame.bufferByteCount }
+
     func draw(into buffer: PixelBuffer, placement: VideoPlacement, background: RGBColor) throws {
         try scaler.draw(frame, layoutSize: placement.sourceSize ?? layoutSize, into: buffer, placement: placement, background: background)
     }

@@ -29,8 +29,9 @@ final class StreamDecoder {
     /// forever on a device nobody watches.
     static let stuckErrorLimit = 64
 
-    /// - Parameter threadCount: 0 lets FFmpeg pick one thread per core (frame and slice threading,
-    ///   what video needs); audio decoders gain nothing from threads.
+    /// - Parameter threadCount: 0 lets FFmpeg pick (one more than the cores); video takes one per
+    ///   core (`FFmpegMediaReader.videoThreadCount`: frame and slice threading, what video needs);
+    ///   audio decoders gain nothing from threads.
     init(stream streamIndex: Int, of container: InputContainer, threadCount: Int) throws(FFmpegError) {
         decoder = try CodecContext(decoding: streamIndex, of: container, threadCount: threadCount)
     }

@@ -31,8 +31,8 @@ final class CodecContext {
         case endOfStream
     }
 
-    /// Opens the decoder for stream `streamIndex` of `container`. `threadCount` 0 lets FFmpeg pick one
-    /// thread per core, with frame and slice threading as the codec supports.
+    /// Opens the decoder for stream `streamIndex` of `container`. `threadCount` 0 lets FFmpeg pick
+    /// (one more than the cores), with frame and slice threading as the codec supports.
     init(decoding streamIndex: Int, of container: InputContainer, threadCount: Int = 0) throws(FFmpegError) {
         let (codecID, timeBase) = container.withStream(at: streamIndex) { ($0.pointee.codecpar.pointee.codec_id, $0.pointee.time_base) }
         let codecName = String(cString: avcodec_get_name(codecID))

@@ -202,6 +202,12 @@ extension FixtureMedia.Recipe {
         try FixtureMedia.ffmpeg(["-i", try FixtureMedia.path(.quadrants), "-c", "copy", "-metadata:s:v:0", "rotate=270", output.path])
     }
 
+    /// Three frames of 1920x1080 testsrc2, H.264 4:2:0: what a decoded 1080p picture weighs.
+    static let hd1080 = Self(name: "testsrc-1080p.mp4") { output in
+        try FixtureMedia.ffmpeg(FixtureMedia.testPattern(seconds: 0.1, size: "1920x1080", rate: 30)
+            + ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", output.path])
+    }
+
     /// 1 s of 1280x720 testsrc2, H.264: heavy enough per open that a leaked decoder would show.
     static let hd720 = Self(name: "testsrc-720p.mp4") { output in
         try FixtureMedia.ffmpeg(FixtureMedia.testPattern(seconds: 1, size: "1280x720")
