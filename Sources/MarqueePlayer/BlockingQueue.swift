@@ -88,16 +88,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         let bytes = cost(element)
         condition.lock()
         defer { condition.unlock() }
-        var deadline = ContinuousClock.now + .seconds(interval)
-        while !hasRoom(for: bytes) && !closed {
-            if !condition.wait(until: deadline) {
-                condition.unlock()
-                whileWaiting()
-                condition.lock()
-                deadline = ContinuousClock.now + .seconds(interval)
-            }
-        }
-        guard !closed else { return false }
+        guard waitLockedForRoom(for: bytes, checkingEvery: interval, whileWaiting: whileWaiting) else { return false }
         append(element, costing: bytes)
         condition.broadcast()
         return true
@@ -110,6 +101,12 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     func waitForRoom(for bytes: Int, checkingEvery interval: Double, whileWaiting: () -> Void) -> Bool {
         condition.lock()
         defer { condition.unlock() }
+        return waitLockedForRoom(for: bytes, checkingEvery: interval, whileWaiting: whileWaiting)
+    }
+
+    /// With the lock held: waits until `bytes` fit, running `whileWaiting` without the lock after
+    /// each `interval` of waiting; false once the queue is closed. The lock is held again on return.
+    private func waitLockedForRoom(for bytes: Int, checkingEvery interval: Double, whileWaiting: () -> Void) -> Bool {
         var deadline = ContinuousClock.now + .seconds(interval)
         while !hasRoom(for: bytes) && !closed {
             if !condition.wait(until: deadline) {
