@@ -28,6 +28,8 @@ final class DecodedPicture: VideoPicture, @unchecked Sendable {
 
     var pictureSize: PixelSize? { size }
 
+    var format: PictureFormat? { PictureFormat(UnsafePointer(frame.pointer)) }
+
     /// The decoded planes this picture keeps from the decoder's pool.
     var byteCount: Int { frame.bufferByteCount }
 
