@@ -77,3 +77,9 @@ final class DRMDumbBuffer {
         PixelBuffer(baseAddress: mapping, bytesPerRow: pitch, size: size)
     }
 }
+
+extension DRMDumbBuffer: PixelStorage {
+    func withPixelBuffer<Result>(_ body: (PixelBuffer) throws -> Result) rethrows -> Result {
+        try body(pixelBuffer)
+    }
+}

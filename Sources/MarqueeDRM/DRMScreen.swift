@@ -2,8 +2,13 @@ import CDRM
 import Glibc
 import MarqueeCore
 
-/// One connector driven in one mode: the CRTC feeding it, two XRGB8888 dumb buffers and the
+/// One connector driven in one mode: the CRTC feeding it, four XRGB8888 dumb buffers and the
 /// scanout that flips between them. Made again, whole, when the screen comes back after an unplug.
+///
+/// The buffers are lent out (`pool`): the one on screen, the one it replaced until the flip away
+/// from it completed, the next picture prepared, and one the decode thread converts the picture
+/// after it into meanwhile. With two, the present thread had to convert every picture itself,
+/// between one flip's completion and the next flip.
 final class DRMScreen {
     let connectorID: UInt32
     let connectorName: String
@@ -18,10 +23,16 @@ final class DRMScreen {
     let overlayPlane: OverlayPlaneAvailability
     private let scanout: DRMScanout
     let flips: DRMPageFlipWaiter
-    private var buffers: [DRMDumbBuffer]
-    private var back = 1
-    /// The back buffer holds a drawn picture not yet flipped to.
-    private var isPrepared = false
+    private let buffers: [DRMDumbBuffer]
+    /// Lends `buffers`: to the decode thread for pictures converted ahead, and to this screen.
+    let pool: OutputBufferPool
+    /// The buffer on screen, or queued to be (its flip pending: it holds the picture that goes up).
+    private var front: OutputBufferLease
+    /// The buffer on screen until the pending flip completes; free again then.
+    private var replaced: OutputBufferLease?
+    /// The picture to show with the next flip, drawn or converted.
+    private var prepared: OutputBufferLease?
+    static let bufferCount = 4
     private let claims: DRMCrtcClaims
 
     /// Chooses the connector and mode `options` ask for among `card`'s, and the CRTC to drive it;
@@ -50,16 +61,18 @@ final class DRMScreen {
                 rotationNote = ", rotation \(options.rotation.degrees) by the plane"
             } else {
                 atomic.rotationBit = nil
-                buffers = [try DRMDumbBuffer(device: device, size: modeSize), try DRMDumbBuffer(device: device, size: modeSize)]
+                buffers = try Self.makeBuffers(device: device, size: modeSize)
             }
             overlayPlane = Self.chooseOverlay(for: atomic, device: device, crtcID: crtcID, crtcIndex: crtcIndex)
             scanout = atomic
         } else {
-            buffers = [try DRMDumbBuffer(device: device, size: modeSize), try DRMDumbBuffer(device: device, size: modeSize)]
+            buffers = try Self.makeBuffers(device: device, size: modeSize)
             scanout = DRMLegacyScanout(device: device, connectorID: connector.id, crtcID: crtcID, mode: modeInfo)
             overlayPlane = .unavailable("legacy modesetting has no planes")
         }
         size = buffers[0].size
+        pool = OutputBufferPool(buffers)
+        front = pool.lendToOutput()!
         rotatesInHardware = scanout is DRMAtomicScanout && (scanout as! DRMAtomicScanout).rotationBit != nil
         connectorID = connector.id
         connectorName = connector.name
@@ -98,7 +111,7 @@ final class DRMScreen {
         guard case .hardware(let name) = PlaneRotationChoice.choose(rotation, supported: offered.map(\.name)),
               let bit = offered.first(where: { $0.name == name })?.value else { return nil }
         let turnedSize = modeSize.rotated(by: rotation)
-        let turned = [try DRMDumbBuffer(device: device, size: turnedSize), try DRMDumbBuffer(device: device, size: turnedSize)]
+        let turned = try makeBuffers(device: device, size: turnedSize)
         scanout.rotationBit = bit
         do {
             try scanout.testModeset(turned[0])
@@ -109,8 +122,16 @@ final class DRMScreen {
         return turned
     }
 
+    private static func makeBuffers(device: DRMDevice, size: PixelSize) throws -> [DRMDumbBuffer] {
+        try (0..<bufferCount).map { _ in try DRMDumbBuffer(device: device, size: size) }
+    }
+
     deinit {
         claims.release(by: self)
+    }
+
+    private func buffer(_ lease: OutputBufferLease) -> DRMDumbBuffer {
+        buffers[lease.slot]
     }
 
     /// The CRTC already driving the connector (no flicker: the console's), else the first free
@@ -137,37 +158,45 @@ final class DRMScreen {
     /// shows `previous` (the last picture of the screen this one replaces) when it has the same
     /// size, else the background.
     func show(copying previous: DRMScreen?, background: RGBColor) throws {
-        let front = buffers[1 - back].pixelBuffer
+        let shown = buffer(front)
         if let previous, previous.size == size {
-            previous.frontBuffer.copy(to: front)
+            previous.frontBuffer.copy(to: shown.pixelBuffer)
         } else {
-            front.fill(PixelRect(size: size), with: background)
+            shown.pixelBuffer.fill(PixelRect(size: size), with: background)
         }
-        // Both buffers go on screen once, showing the same picture, before any frame is due:
+        // Every buffer goes on screen once, showing the same picture, before any frame is due:
         // drivers with video RAM (bochs-drm, through the GEM VRAM helpers) move a buffer there
         // the first time it is scanned out. Measured under TCG: left to the first flip, that move made an
         // item's first frame 60 ms late and the two after it were dropped.
-        let backPixels = buffers[back].pixelBuffer
-        front.copy(to: backPixels)
-        try scanout.modeset(buffers[back])
-        try scanout.modeset(buffers[1 - back])
-        // The move unmapped the back buffer's pages: fault them in again now, not while drawing.
-        front.copy(to: backPixels)
+        let others = buffers.filter { $0 !== shown }
+        for other in others {
+            shown.pixelBuffer.copy(to: other.pixelBuffer)
+            try scanout.modeset(other)
+        }
+        try scanout.modeset(shown)
+        // The move unmapped the other buffers' pages: fault them in again now, not while drawing.
+        for other in others { shown.pixelBuffer.copy(to: other.pixelBuffer) }
     }
 
     /// Display power; the pending flip completes first, since an inactive CRTC sends no event.
     func setActive(_ active: Bool) throws {
-        try flips.waitForPendingFlip()
-        isPrepared = false
+        try settleFlip()
+        prepared = nil
         try scanout.setActive(active)
     }
 
     /// Modesets again with what was last shown: after a VT switch or a lost master.
     func reshow() throws {
-        try scanout.modeset(buffers[1 - back])
+        try scanout.modeset(buffer(front))
     }
 
-    private var frontBuffer: PixelBuffer { buffers[1 - back].pixelBuffer }
+    private var frontBuffer: PixelBuffer { buffer(front).pixelBuffer }
+
+    /// Waits for the pending flip; the buffer it replaced is free again then.
+    private func settleFlip() throws {
+        try flips.waitForPendingFlip()
+        replaced = nil
+    }
 
     /// A copy of the buffer scanned out (or queued to be, its flip pending: it holds the same
     /// picture), as the viewer sees it: when the plane turns the picture, the copy is turned by
@@ -213,19 +242,33 @@ final class DRMScreen {
     /// Draws into the buffer not on screen; waits first for the last flip, since that buffer was
     /// on screen until it completed.
     func prepare(_ draw: (PixelBuffer) throws -> Void) throws {
-        isPrepared = false
-        try flips.waitForPendingFlip()
-        try draw(buffers[back].pixelBuffer)
-        isPrepared = true
+        try settleFlip()
+        // Drawing again before a flip replaces what was prepared, in the same buffer.
+        guard let target = prepared ?? pool.lendToOutput() else { throw OutputBufferShortage(output: "display \(connectorName)") }
+        prepared = nil
+        try draw(buffer(target).pixelBuffer)
+        prepared = target
+    }
+
+    /// Takes a picture the decode thread converted into one of this screen's buffers as the next
+    /// to show; false when the lease is of another screen's pool (one unplugged since).
+    func prepare(lease: OutputBufferLease, then draw: ((PixelBuffer) throws -> Void)?) throws -> Bool {
+        guard lease.pool === pool else { return false }
+        try settleFlip()
+        prepared = nil
+        if let draw { try draw(buffer(lease).pixelBuffer) }
+        prepared = lease
+        return true
     }
 
     /// Flips to what `prepare` drew; nothing when nothing is prepared.
     func showPrepared() throws {
-        guard isPrepared else { return }
-        isPrepared = false
+        guard let next = prepared else { return }
+        prepared = nil
+        let target = buffer(next)
         do {
             flips.flipWillQueue()
-            try scanout.flip(to: buffers[back])
+            try scanout.flip(to: target)
         } catch where !drmLostMaster(error) && scanout.overlay?.hasPendingChange == true {
             // The driver took the plane in a test-only commit but not with this flip: the frame
             // goes up without the OSD's change (the plane hidden), once, and the output stops
@@ -233,14 +276,15 @@ final class DRMScreen {
             overlayRefusal = error
             scanout.overlay?.dropPendingChange()
             do {
-                try scanout.flip(to: buffers[back])
+                try scanout.flip(to: target)
             } catch where !drmLostMaster(error) && scanout.overlay?.hasPendingChange == true {
                 // Not even hiding it: the plane is left as it is, never named in a commit again.
                 scanout.overlay?.forgetPendingChange()
-                try scanout.flip(to: buffers[back])
+                try scanout.flip(to: target)
             }
         }
         flips.flipQueued()
-        back = 1 - back
+        replaced = front
+        front = next
     }
 }

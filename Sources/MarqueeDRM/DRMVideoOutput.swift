@@ -3,8 +3,9 @@ import Foundation
 import Glibc
 import MarqueeCore
 
-/// `--output drm[:PATH]`: shows pictures on a KMS/DRM screen through two XRGB8888 dumb buffers,
-/// drawing into the one not on screen and flipping to it.
+/// `--output drm[:PATH]`: shows pictures on a KMS/DRM screen through four XRGB8888 dumb buffers,
+/// lent to the decode thread to convert pictures into ahead of their turn (`PooledVideoOutput`) or
+/// drawn into on the present thread, and flipped to.
 ///
 /// Pacing stays with the player's clock: `present` is called when a frame is due, and flip events
 /// mean only "that buffer is free again" (VM drivers send them at once, with no vblank).
@@ -15,7 +16,7 @@ import MarqueeCore
 ///
 /// Where the CRTC has an ARGB8888 overlay plane (atomic modesetting, no hardware rotation), the OSD
 /// goes on it (`OverlayPlaneOutput`), changed in the same commit as the picture's flip.
-public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @unchecked Sendable {
+public final class DRMVideoOutput: OverlayPlaneOutput, PooledVideoOutput, DisplayPowerSwitching, @unchecked Sendable {
     /// "Virtual-1 1280x800@75 (auto: the first connected connector; the connector's preferred
     /// mode) on /dev/dri/card0, atomic": what an installer needs to know, in one line.
     public let summary: String
@@ -184,6 +185,22 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
 
     public func prepare(_ draw: (PixelBuffer) throws -> Void) throws {
         try whileShowing { screen in try screen.prepare(draw) }
+    }
+
+    /// The screen's buffers while the picture shows; none while it is paused (nothing is drawn then).
+    public var pictureBuffers: OutputBufferPool? {
+        lock.withLock {
+            guard card != nil, pauses.isEmpty, let screen, screen.size == sizeGivenToPlayer else { return nil }
+            return screen.pool
+        }
+    }
+
+    /// While the picture is paused the converted picture is let go, as a drawn one would be
+    /// skipped (true: the caller has nothing to draw).
+    public func prepare(lease: OutputBufferLease, then draw: ((PixelBuffer) throws -> Void)?) throws -> Bool {
+        var taken = true
+        try whileShowing { screen in taken = try screen.prepare(lease: lease, then: draw) }
+        return taken
     }
 
     public func showPrepared() throws {

@@ -16,6 +16,8 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     private var costs: [Int] = []
     private var queuedBytes = 0
     private var closed = false
+    /// Someone asked a waiting producer to look after its queued elements (`nudge`).
+    private var nudged = false
     let capacity: Int
     let byteLimit: Int?
     private let cost: @Sendable (Element) -> Int
@@ -61,11 +63,17 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         return elements.removeFirst()
     }
 
-    /// Call under the lock.
-    private func removeAll() {
-        elements.removeAll()
-        costs.removeAll()
-        queuedBytes = 0
+    /// Call under the lock. Returns what was queued, to be let go only after the lock is: an
+    /// element's last release may call back into this queue (a converted picture's buffer, given
+    /// back, nudges its producer).
+    private func removeAll() -> [Element] {
+        defer {
+            costs.removeAll()
+            queuedBytes = 0
+        }
+        let all = elements
+        elements = []
+        return all
     }
 
     /// False once the queue is closed: the producer should stop.
@@ -84,11 +92,11 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     /// `push`, running `whileWaiting` (outside the lock) each time it has waited `interval` seconds of
     /// real time for room: a producer held back that long can look after things meanwhile.
     @discardableResult
-    func push(_ element: Element, checkingEvery interval: Double, whileWaiting: () -> Void) -> Bool {
+    func push(_ element: Element, checkingEvery interval: Double, whileWaiting: () -> Void, whenNudged: () -> Void = {}) -> Bool {
         let bytes = cost(element)
         condition.lock()
         defer { condition.unlock() }
-        guard waitLockedForRoom(for: bytes, checkingEvery: interval, whileWaiting: whileWaiting) else { return false }
+        guard waitLockedForRoom(for: bytes, checkingEvery: interval, whileWaiting: whileWaiting, whenNudged: whenNudged) else { return false }
         append(element, costing: bytes)
         condition.broadcast()
         return true
@@ -98,17 +106,26 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     /// fits, and pushes nothing; false once the queue is closed. A producer whose elements are
     /// costly to hold (decoded pictures) waits here before making the next, rather than holding a
     /// made one while it waits.
-    func waitForRoom(for bytes: Int, checkingEvery interval: Double, whileWaiting: () -> Void) -> Bool {
+    func waitForRoom(for bytes: Int, checkingEvery interval: Double, whileWaiting: () -> Void, whenNudged: () -> Void = {}) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        return waitLockedForRoom(for: bytes, checkingEvery: interval, whileWaiting: whileWaiting)
+        return waitLockedForRoom(for: bytes, checkingEvery: interval, whileWaiting: whileWaiting, whenNudged: whenNudged)
     }
 
     /// With the lock held: waits until `bytes` fit, running `whileWaiting` without the lock after
-    /// each `interval` of waiting; false once the queue is closed. The lock is held again on return.
-    private func waitLockedForRoom(for bytes: Int, checkingEvery interval: Double, whileWaiting: () -> Void) -> Bool {
+    /// each `interval` of waiting, and `whenNudged` (without the lock) after each `nudge`; false
+    /// once the queue is closed. The lock is held again on return.
+    private func waitLockedForRoom(for bytes: Int, checkingEvery interval: Double, whileWaiting: () -> Void,
+                                   whenNudged: () -> Void) -> Bool {
         var deadline = ContinuousClock.now + .seconds(interval)
         while !hasRoom(for: bytes) && !closed {
+            if nudged {
+                nudged = false
+                condition.unlock()
+                whenNudged()
+                condition.lock()
+                continue
+            }
             if !condition.wait(until: deadline) {
                 condition.unlock()
                 whileWaiting()
@@ -117,6 +134,39 @@ final class BlockingQueue<Element>: @unchecked Sendable {
             }
         }
         return !closed
+    }
+
+    /// Wakes a producer waiting for room to run its `whenNudged` (a buffer to convert into came
+    /// free); one waiting for nothing in particular runs it at its next wait.
+    func nudge() {
+        condition.lock()
+        nudged = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until `nudge` is called (true), `seconds` of real time pass, or the queue is emptied
+    /// (false for both).
+    @discardableResult
+    func waitForNudge(seconds: Double) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !nudged && !elements.isEmpty {
+            if !condition.wait(until: deadline) { break }
+        }
+        defer { nudged = false }
+        return nudged
+    }
+
+    /// The first queued element `match` maps to something, oldest first, without removing it.
+    func firstQueued<Found>(_ match: (Element) -> Found?) -> Found? {
+        condition.lock()
+        defer { condition.unlock() }
+        for element in elements {
+            if let found = match(element) { return found }
+        }
+        return nil
     }
 
     /// The oldest element; nil only when the queue is closed and empty.
@@ -179,18 +229,20 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     /// a file that changed under its reader) and pushes what replaces it.
     func dropQueued() {
         condition.lock()
-        removeAll()
+        let dropped = removeAll()
         condition.broadcast()
         condition.unlock()
+        withExtendedLifetime(dropped) {}
     }
 
     /// Closes and drops what is queued: the consumer sees nil at once (a cancelled item).
     func discard() {
         condition.lock()
         closed = true
-        removeAll()
+        let dropped = removeAll()
         condition.broadcast()
         condition.unlock()
+        withExtendedLifetime(dropped) {}
     }
 
     var isClosed: Bool {

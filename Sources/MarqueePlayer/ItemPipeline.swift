@@ -88,6 +88,35 @@ final class ItemPipeline: @unchecked Sendable {
     /// How long the decoder waits for room before it looks whether its file changed meanwhile.
     static let staleCheckInterval = 0.5
 
+    /// What the decode thread converts its pictures into ahead of their turn; nil (prepared ahead,
+    /// or an output without lent buffers): the present thread draws them.
+    private let conversion = Mutex<PictureConversion?>(nil)
+
+    /// Present thread: from now on, pictures are converted into `conversion`'s buffers (nil: no
+    /// longer). The decode thread starts on those already queued at once, if it is waiting.
+    func convertPictures(with conversion: PictureConversion?) {
+        self.conversion.withLock { $0 = conversion }
+        if conversion != nil { nudgeConversion() }
+    }
+
+    var pictureConversion: PictureConversion? { conversion.withLock { $0 } }
+
+    /// A buffer came free: the decode thread, if it waits for room, converts the next picture now.
+    func nudgeConversion() {
+        outputs.nudge()
+    }
+
+    /// Decode thread: converts queued pictures, oldest first, while buffers are lent.
+    private func convertQueuedPictures() {
+        guard let conversion = pictureConversion else { return }
+        conversion.convert { outputs.firstQueued(Self.waitingPicture) }
+    }
+
+    /// A queued picture the decode thread may still convert.
+    private static func waitingPicture(_ output: Output) -> StagedPicture? {
+        if case .frame(let picture as StagedPicture, _, _) = output, picture.isWaiting { picture } else { nil }
+    }
+
     /// The decode thread is not detached from its own fate: a thread stuck in the kernel (a FIFO, a
     /// hung NFS path) is never joined, so nothing waits for it; it ends whenever the call returns.
     func start() {
@@ -154,6 +183,21 @@ final class ItemPipeline: @unchecked Sendable {
     private let readerLock = NSLock()
 
     private func decode() {
+        decodeMedia()
+        convertRemainingPictures()
+    }
+
+    /// Decode thread, once the item is decoded to its end: the pictures still queued are converted
+    /// as the present thread frees buffers, until each is converted, taken or dropped, so the item's
+    /// last pictures are not left to the present thread. The reader is closed by then.
+    private func convertRemainingPictures() {
+        while outputs.firstQueued(Self.waitingPicture) != nil {
+            convertQueuedPictures()
+            outputs.waitForNudge(seconds: Self.staleCheckInterval)
+        }
+    }
+
+    private func decodeMedia() {
         defer {
             readerLock.withLock { openedReader = nil }
             finished.store(true, ordering: .releasing)
@@ -234,11 +278,12 @@ final class ItemPipeline: @unchecked Sendable {
         func deliver(_ presented: [VideoTrimmer<VideoPicture>.Presented]) -> Bool {
             for frame in presented {
                 let itemTime = frame.itemTime + offset
-                let output = Output.frame(frame.frame, pts: frame.pts, itemTime: itemTime)
+                let output = Output.frame(StagedPicture(frame.frame), pts: frame.pts, itemTime: itemTime)
                 guard outputs.push(output, checkingEvery: Self.staleCheckInterval, whileWaiting: {
                     noteSourceChange(of: reader)
-                }) else { return false }
+                }, whenNudged: convertQueuedPictures) else { return false }
                 lastTimes = (lastTimes.last, itemTime)
+                convertQueuedPictures()
             }
             return true
         }
@@ -250,7 +295,7 @@ final class ItemPipeline: @unchecked Sendable {
             if !videoDone && pictureBytes > 0 {
                 guard outputs.waitForRoom(for: pictureBytes, checkingEvery: Self.staleCheckInterval, whileWaiting: {
                     noteSourceChange(of: reader)
-                }) else { return }
+                }, whenNudged: convertQueuedPictures) else { return }
             }
             guard let media = try reader.nextMedia(audioFormat: placer == nil ? nil : audioFormat) else { break }
             switch media {

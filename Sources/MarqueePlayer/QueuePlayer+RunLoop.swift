@@ -117,6 +117,8 @@ extension QueuePlayer {
         case .ready(let asset, let timing):
             current?.asset = asset
             current?.timing = timing
+            // Its decode thread converts the pictures it has queued from now on, the first ones included.
+            keepPictureConversion(for: pictureLayout(of: asset, in: pipeline), in: pipeline)
             presentation.scheduler.reset()
             publishDetails()
             // A seek reopens the item it is already in: nothing new to announce, only what follows
@@ -362,26 +364,60 @@ extension QueuePlayer {
         return true
     }
 
-    /// Draws into the back buffer; `show` flips to it.
+    /// Draws into the back buffer; `show` flips to it. A picture the decode thread converted ahead
+    /// for this placement is only handed over: the present thread converts nothing then.
     private func draw(_ picture: VideoPicture) {
-        guard let asset = current?.asset, let pipeline = current?.pipeline, let codedSize = picture.pictureSize ?? asset.codedSize else { return }
-        let geometry = ScalingGeometry(sourceSize: codedSize, sampleAspectRatio: asset.sampleAspectRatio,
-                                       sourceRotation: asset.rotation, screenSize: video.screenSize,
-                                       displayRotation: settings.displayRotation)
-        let placement = geometry.placement(for: scalingMode(for: pipeline.item))
+        guard let asset = current?.asset, let pipeline = current?.pipeline else { return }
+        let layout = pictureLayout(of: asset, in: pipeline)
+        guard let placement = layout.placement(for: picture) else { return }
+        if let refusal = delivery.negotiate(picture.format, outputTakes: video.pictureFormats) {
+            emit(.error(message: "video output: \(refusal)"))
+        }
         onScreen.drew(picture, at: placement)
         // The labels go to the overlay plane first: staging waits for the last flip, as prepare does.
         let onPlane = stageOSD()
         // Screens mirroring this one draw the same decoded picture, placed for their own mode.
         announceToMirrors(picture)
         do {
-            try video.prepare { buffer in
-                try picture.draw(into: buffer, placement: placement, background: settings.background)
-                if !onPlane { blendOSD(into: buffer) }
+            if try prepareConvertedAhead(picture, placement: placement, blendingOSD: !onPlane) {
+                delivery.shownConvertedAhead()
+            } else {
+                try video.prepare { buffer in
+                    try picture.draw(into: buffer, placement: placement, background: settings.background)
+                    if !onPlane { blendOSD(into: buffer) }
+                }
+                delivery.convertedOnPresent()
             }
         } catch {
             emit(.error(message: "video output: \(error)"))
         }
+        keepPictureConversion(for: layout, in: pipeline)
+    }
+
+    private func pictureLayout(of asset: Asset, in pipeline: ItemPipeline) -> PictureLayout {
+        PictureLayout(asset: asset, screenSize: video.screenSize, displayRotation: settings.displayRotation,
+                      scalingMode: scalingMode(for: pipeline.item))
+    }
+
+    /// Hands the output the buffer the decode thread converted `picture` into for `placement`;
+    /// false when there is none (the caller draws it).
+    private func prepareConvertedAhead(_ picture: VideoPicture, placement: VideoPlacement, blendingOSD: Bool) throws -> Bool {
+        guard let staged = picture as? StagedPicture, let pooled = video as? PooledVideoOutput,
+              let lease = staged.take(for: placement) else { return false }
+        return try pooled.prepare(lease: lease, then: blendingOSD ? { [self] buffer in blendOSD(into: buffer) } : nil)
+    }
+
+    /// Points the item's decode thread at the output's buffers and the item's layout, anew when
+    /// either changed (a scaling mode, a screen made again after an unplug); pictures already
+    /// converted for the old ones are drawn again by the present thread.
+    func keepPictureConversion(for layout: PictureLayout, in pipeline: ItemPipeline) {
+        guard let pooled = video as? PooledVideoOutput else { return }
+        let pool = pooled.pictureBuffers
+        let existing = pipeline.pictureConversion
+        if existing?.pool === pool && existing?.layout == layout && existing?.background == settings.background { return }
+        guard let pool else { return pipeline.convertPictures(with: nil) }
+        pool.whenGivenBack { [weak pipeline] in pipeline?.nudgeConversion() }
+        pipeline.convertPictures(with: PictureConversion(pool: pool, layout: layout, background: settings.background))
     }
 
     private func show() {

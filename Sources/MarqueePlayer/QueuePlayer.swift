@@ -95,6 +95,7 @@ public final class QueuePlayer: @unchecked Sendable {
     var osdState = OSDState()
     /// What the screen shows, which outlives items on purpose (OnScreen).
     var onScreen = OnScreen()
+    var delivery = PictureDelivery()
     /// Where the labels are drawn, for the log line at start (`osd: drawn on overlay plane 42
     /// (ARGB8888)`, `osd: blended into the picture (...)`); nil when there are no labels.
     public let osdDrawing: String?

@@ -6,6 +6,9 @@
 public protocol VideoOutput: AnyObject {
     /// The framebuffer's size as scanned out.
     var screenSize: PixelSize { get }
+    /// What the picture plane takes, in the output's order of preference: the player negotiates
+    /// each picture format against it (`PictureRoute.negotiate`) before drawing.
+    var pictureFormats: [ScanoutFormat] { get }
     /// Lends the back buffer to `draw` without showing it. Blocks the present thread until that
     /// buffer is free (its last flip completed); never more than one flip in flight. Drawing
     /// again before `showPrepared` replaces the picture.
@@ -26,6 +29,9 @@ extension VideoOutput {
         try prepare(draw)
         try showPrepared()
     }
+
+    /// Outputs that draw in software take XRGB8888.
+    public var pictureFormats: [ScanoutFormat] { [.xrgb8888] }
 
     /// Outputs that cannot read their picture back (test doubles) have no screenshot.
     public func screenshot() throws -> Canvas? { nil }
