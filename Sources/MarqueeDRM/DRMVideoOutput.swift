@@ -53,6 +53,11 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
     /// (staged while the picture was paused, or a screen made again after an unplug).
     private var wantedOverlay: OverlayPicture?
     private var overlayOutOfDate = false
+    /// Screenshots' writeback connector for the screen opened at start; nil: the front buffer is
+    /// copied (none, or a capture failed). Guarded by the lock.
+    var writeback: DRMWritebackCapture?
+    /// The first capture is logged with its cost, the others not.
+    var writebackHasCaptured = false
 
     /// True when some card has a connected screen: what `--output auto` asks.
     public static func hasConnectedScreen() -> Bool {
@@ -137,6 +142,7 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
             summary = screen.summary
             rotatesInHardware = screen.rotatesInHardware
             overlayPlane = screen.overlayPlane
+            writeback = Self.openWriteback(card: card, screen: screen, options: options, log: log)
         }
 
         let loop: ControlPlaneLoop
@@ -248,6 +254,7 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
     public func screenshot() throws -> Canvas? {
         lock.withLock {
             guard card != nil, pauses.isEmpty, let screen else { return nil }
+            if let composed = captureThroughWriteback(screen, rotation: options.rotation, log: log) { return composed }
             return screen.screenshot(rotation: options.rotation)
         }
     }
@@ -403,6 +410,7 @@ public final class DRMVideoOutput: OverlayPlaneOutput, DisplayPowerSwitching, @u
             }
             savedCrtc = nil
             screen = nil
+            writeback = nil
             // The other screens on this card close first, while master is still ours.
             if ownsConsole && !pauses.contains(.switchedAway) {
                 do { try card.device.dropMaster() } catch { problems.append(error) }
