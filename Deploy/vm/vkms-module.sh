@@ -3,6 +3,8 @@
 # CONFIG_DRM_VKMS unset, so the driver folder is taken from Debian's linux-source package of the very
 # version the guest boots and built out of tree against that kernel's headers. The guest then loads
 # it with `insmod` (its dependencies drm, drm_kms_helper and drm_shmem_helper are Debian modules).
+# One line of the driver is changed (below): its writeback connector can capture the CRTC while the
+# Virtual connector is on it, which stock vkms 6.1 refuses.
 #
 # Usage: Deploy/vm/vkms-module.sh          prints the path of vkms.ko as its last line
 # Output (cached; rebuilt only when the source, the headers or this script change):
@@ -42,7 +44,7 @@ tarball=/usr/src/linux-source-$series.tar.xz
 [ -f "$tarball" ] || die "$tarball missing (linux-source-$series installed without its tarball?)"
 
 out=$cache/vkms/$KVER
-key=$(printf '%s\n' "$KVER" "$kernel_version" "$(sha256sum "$0")" | sha256sum | cut -d' ' -f1)
+key=$(printf '%s\n' "$KVER" "$kernel_version" "$(sha256sum < "$0")" | sha256sum | cut -d' ' -f1)
 if [ -f "$out/vkms.ko" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
   echo "$out/vkms.ko"
   exit 0
@@ -59,6 +61,27 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/vkms"
 timeout 300 tar -xJf "$tarball" -C "$work/vkms" --strip-components=5 "linux-source-$series/drivers/gpu/drm/vkms" ||
   die "cannot extract drivers/gpu/drm/vkms from $tarball"
+# One change to the driver: stock vkms 6.1 leaves possible_clones unset on its Virtual encoder and
+# its writeback encoder, so the core counts each a clone of itself only, and
+# drm_atomic_helper_check_modeset refuses any commit routing both to the CRTC ("failed valid clone
+# check for mask 0x3", EINVAL, with or without ALLOW_MODESET): the writeback connector could then
+# capture only a CRTC that shows nothing. As on display controllers with writeback, the two are
+# made clones of each other, so the writeback connector captures the picture Virtual-2 shows.
+python3 - "$work/vkms/vkms_output.c" <<'PY' || die "cannot patch vkms_output.c (not the 6.1 source this script knows)"
+import sys
+path = sys.argv[1]
+text = open(path).read()
+anchor = '\t\tif (writeback)\n\t\t\tDRM_ERROR("Failed to init writeback connector\\n");\n'
+if text.count(anchor) != 1:
+    sys.exit(1)
+clones = ('\t\telse {\n'
+          '\t\t\tencoder->possible_clones = drm_encoder_mask(encoder) |\n'
+          '\t\t\t\tdrm_encoder_mask(&vkmsdev->output.wb_connector.encoder);\n'
+          '\t\t\tvkmsdev->output.wb_connector.encoder.possible_clones = encoder->possible_clones;\n'
+          '\t\t}\n')
+open(path, 'w').write(text.replace(anchor, anchor + clones))
+PY
+echo "vkms-module: vkms_output.c patched: the Virtual and writeback encoders are clones of each other" >&2
 timeout 600 make -s -C "/lib/modules/$KVER/build" M="$work/vkms" CONFIG_DRM_VKMS=m modules >&2 ||
   die "building vkms.ko against /lib/modules/$KVER/build failed"
 
