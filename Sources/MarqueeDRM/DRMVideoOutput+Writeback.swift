@@ -30,13 +30,14 @@ extension DRMVideoOutput {
     /// Under the lock, on the present thread between frames: the composed picture, or nil when
     /// there is no writeback connector or it failed (one warning; the software copy from then on).
     func captureThroughWriteback(_ screen: DRMScreen, rotation: Rotation, log: DRMOutputLog) -> Canvas? {
-        guard let writeback else { return nil }
+        // A screen made again on another CRTC after a hotplug keeps the software copy.
+        guard let writeback, writeback.crtcID == screen.crtcID else { return nil }
         let started = ContinuousClock.now
         do {
             // The attach commit must not meet a flip of ours still queued on the CRTC.
             try screen.flips.waitForPendingFlip()
             let modeSize = screen.rotatesInHardware ? screen.size.rotated(by: rotation) : screen.size
-            let canvas = try writeback.capture(crtcID: screen.crtcID, modeSize: modeSize)
+            let canvas = try writeback.capture(modeSize: modeSize)
             if !writebackHasCaptured {
                 writebackHasCaptured = true
                 let milliseconds = (ContinuousClock.now - started) / .milliseconds(1)

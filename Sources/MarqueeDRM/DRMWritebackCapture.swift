@@ -15,6 +15,9 @@ import MarqueeCore
 final class DRMWritebackCapture {
     private let device: DRMDevice
     let connector: DRMObjectProperties
+    /// The CRTC it was chosen for: a screen made again on another CRTC (after a hotplug) may not be
+    /// one this connector can capture.
+    let crtcID: UInt32
     /// Whether attaching and detaching need ALLOW_MODESET on this driver, found at open with
     /// test-only commits.
     let needsModeset: Bool
@@ -29,9 +32,10 @@ final class DRMWritebackCapture {
 
     private var commitFlags: UInt32 { needsModeset ? marquee_drm_mode_atomic_allow_modeset() : 0 }
 
-    private init(device: DRMDevice, connector: DRMObjectProperties, needsModeset: Bool) {
+    private init(device: DRMDevice, connector: DRMObjectProperties, crtcID: UInt32, needsModeset: Bool) {
         self.device = device
         self.connector = connector
+        self.crtcID = crtcID
         self.needsModeset = needsModeset
     }
 
@@ -56,20 +60,20 @@ final class DRMWritebackCapture {
                                    what: "test attaching writeback connector \(chosen.id) to CRTC \(crtcID)")
             }
             if (try? attachTest(0)) != nil {
-                return .success(DRMWritebackCapture(device: device, connector: chosen.properties, needsModeset: false))
+                return .success(DRMWritebackCapture(device: device, connector: chosen.properties, crtcID: crtcID, needsModeset: false))
             }
             do {
                 try attachTest(marquee_drm_mode_atomic_allow_modeset())
             } catch {
                 return .failure(DRMRefusal(operation: "writeback connector \(chosen.id)", reason: "the driver refuses to attach it: \(error)"))
             }
-            return .success(DRMWritebackCapture(device: device, connector: chosen.properties, needsModeset: true))
+            return .success(DRMWritebackCapture(device: device, connector: chosen.properties, crtcID: crtcID, needsModeset: true))
         }
     }
 
-    /// The picture CRTC `crtcID` scans out at `modeSize`, as composed. The caller has waited for
-    /// the CRTC's pending flip: the attach commit must not race a flip of ours.
-    func capture(crtcID: UInt32, modeSize: PixelSize) throws -> Canvas {
+    /// The picture the CRTC scans out at `modeSize`, as composed. The caller has waited for the
+    /// CRTC's pending flip: the attach commit must not race a flip of ours.
+    func capture(modeSize: PixelSize) throws -> Canvas {
         Self.oneAtATime.lock()
         defer { Self.oneAtATime.unlock() }
         // Made for each capture: a screenshot is rare, and the buffer costs a whole frame of memory.
