@@ -2,7 +2,9 @@
 # Every end-to-end suite on real kernel drivers in the QEMU guest, with one release build of
 # marquee: smoke-test (boot, probe, headless play, a frame-locked player following a stepped clock), clock-step-test
 # (the watchdog and config polls through wall-clock steps back and forward under play MEDIA, CONFIG and URL), drm-test on bochs-drm and virtio-gpu (scaling,
-# portrait, gapless loop, console, VT switch, hotplug, clean exit, probe), multiscreen-test (displays:
+# portrait, gapless loop, console, VT switch, hotplug, clean exit, probe), vkms-test (vkms built out of tree
+# beside bochs-drm: the OSD on a real overlay plane in the kernel's state, and a screenshot through the
+# writeback connector with the OSD composed over the video), multiscreen-test (displays:
 # two playlists on virtio-gpu's two heads, a mirrored pair, each connector unplugged, SIGTERM), input-test (keys
 # through QMP into virtio and USB keyboards, a uinput keypad plugged in and out), lockdown-test (input.lockdown: a keyboard without a bound key grabbed, its Ctrl+Alt+F2
 # switching no VT), audio-test (a
@@ -23,7 +25,7 @@ export MARQUEE_BIN
 
 export MARQUEE_VM_CACHE=${MARQUEE_VM_CACHE:-$(cd "$here/../.." && pwd)/.build-vm-image}
 failed=()
-for suite in vm/smoke-test.sh vm/clock-step-test.sh vm/drm-test.sh vm/multiscreen-test.sh vm/input-test.sh vm/lockdown-test.sh vm/audio-test.sh vm/cec-test.sh vm/fleet-test.sh systemd/verify-unit.sh image/boot-test.py; do
+for suite in vm/smoke-test.sh vm/clock-step-test.sh vm/drm-test.sh vm/vkms-test.sh vm/multiscreen-test.sh vm/input-test.sh vm/lockdown-test.sh vm/audio-test.sh vm/cec-test.sh vm/fleet-test.sh systemd/verify-unit.sh image/boot-test.py; do
   echo "== Deploy/$suite"
   start=$(date +%s)
   rc=0; "$here/../$suite" || rc=$?

@@ -19,7 +19,9 @@ struct DRMCard {
         resources = try DRMResources(device: device)
         var connectors: [DRMConnector] = []
         for id in resources.connectorIDs {
-            connectors.append(try DRMConnector(device: device, id: id))
+            let connector = try DRMConnector(device: device, id: id)
+            // Listed once screenshots asked for writeback connectors: never a screen to show on.
+            if !connector.isWriteback { connectors.append(connector) }
         }
         self.connectors = connectors
     }

@@ -6,6 +6,8 @@ final class DRMConnector {
     private let handle: drmModeConnectorPtr
     let id: UInt32
     let name: String
+    /// DRM_MODE_CONNECTOR_HDMIA, ..._WRITEBACK.
+    let type: UInt32
     let isConnected: Bool
     /// The kernel's modes, as they must be handed back to it for a modeset.
     let modeInfos: [drmModeModeInfo]
@@ -23,6 +25,7 @@ final class DRMConnector {
         self.id = id
         let typeName = drmModeGetConnectorTypeName(c.connector_type).map { String(cString: $0) } ?? "Unknown\(c.connector_type)"
         name = "\(typeName)-\(c.connector_type_id)"
+        type = c.connector_type
         isConnected = c.connection == DRM_MODE_CONNECTED
         modeInfos = Array(UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes)))
         encoderIDs = Array(UnsafeBufferPointer(start: c.encoders, count: Int(c.count_encoders)))
@@ -34,6 +37,9 @@ final class DRMConnector {
     }
 
     var modes: [DisplayMode] { modeInfos.map(DisplayMode.init(drm:)) }
+
+    /// Captures a CRTC's picture rather than showing it; listed only to an fd that asked for them.
+    var isWriteback: Bool { type == UInt32(DRM_MODE_CONNECTOR_WRITEBACK) }
 
     var candidate: ConnectorChoice.Candidate {
         ConnectorChoice.Candidate(name: name, isConnected: isConnected, modeCount: modeInfos.count)

@@ -54,6 +54,11 @@ public final class DRMVideoOutput: OverlayPlaneOutput, PooledVideoOutput, Displa
     /// (staged while the picture was paused, or a screen made again after an unplug).
     private var wantedOverlay: OverlayPicture?
     private var overlayOutOfDate = false
+    /// Screenshots' writeback connector for the screen opened at start; nil: the front buffer is
+    /// copied (none, or a capture failed). Guarded by the lock.
+    var writeback: DRMWritebackCapture?
+    /// The first capture is logged with its cost, the others not.
+    var writebackHasCaptured = false
 
     /// True when some card has a connected screen: what `--output auto` asks.
     public static func hasConnectedScreen() -> Bool {
@@ -138,6 +143,7 @@ public final class DRMVideoOutput: OverlayPlaneOutput, PooledVideoOutput, Displa
             summary = screen.summary
             rotatesInHardware = screen.rotatesInHardware
             overlayPlane = screen.overlayPlane
+            writeback = Self.openWriteback(card: card, screen: screen, options: options, log: log)
         }
 
         let loop: ControlPlaneLoop
@@ -265,6 +271,7 @@ public final class DRMVideoOutput: OverlayPlaneOutput, PooledVideoOutput, Displa
     public func screenshot() throws -> Canvas? {
         lock.withLock {
             guard card != nil, pauses.isEmpty, let screen else { return nil }
+            if let composed = captureThroughWriteback(screen, rotation: options.rotation, log: log) { return composed }
             return screen.screenshot(rotation: options.rotation)
         }
     }
@@ -420,6 +427,7 @@ public final class DRMVideoOutput: OverlayPlaneOutput, PooledVideoOutput, Displa
             }
             savedCrtc = nil
             screen = nil
+            writeback = nil
             // The other screens on this card close first, while master is still ours.
             if ownsConsole && !pauses.contains(.switchedAway) {
                 do { try card.device.dropMaster() } catch { problems.append(error) }
