@@ -9,7 +9,9 @@ import MarqueeCore
 /// the next waits for its turn, and one the present thread can always draw into itself. With
 /// three, the decode thread could start on a picture only once the one before it went up, and the
 /// present thread, drawing the next picture ahead right after a flip, found it unconverted about a
-/// quarter of the time (27 of 100 frames in `ConvertedAheadPlaybackTests`).
+/// quarter of the time (27 of 100 frames in `ConvertedAheadPlaybackTests`). The fourth is made
+/// only when the present thread first needs it (`LazyCanvas`): the steady flow of pictures takes
+/// three.
 public final class HeadlessVideoOutput: PooledVideoOutput, @unchecked Sendable {
     public let screenSize: PixelSize
     private let pool: OutputBufferPool
@@ -22,12 +24,15 @@ public final class HeadlessVideoOutput: PooledVideoOutput, @unchecked Sendable {
 
     public init(size: PixelSize = HeadlessVideoOutput.defaultSize, background: RGBColor = .black) {
         screenSize = size
-        pool = OutputBufferPool((0..<Self.bufferCount).map { _ in Canvas(size: size, background: background) })
+        pool = OutputBufferPool((0..<Self.bufferCount).map { _ in LazyCanvas(size: size, background: background) })
         front = pool.lendToOutput()!
     }
 
     /// The last presented picture.
-    public var canvas: Canvas { pool.storage(of: front) as! Canvas }
+    public var canvas: Canvas { (pool.storage(of: front) as! LazyCanvas).canvas }
+
+    /// How many of the canvases have been drawn into or read so far: the spare is made only when needed.
+    var canvasesMade: Int { pool.storages.filter { ($0 as? LazyCanvas)?.isMade == true }.count }
 
     public var pictureBuffers: OutputBufferPool? { pool }
 

@@ -12,10 +12,14 @@ import Synchronization
 public final class OutputBufferPool: @unchecked Sendable {
     // @unchecked: the storages are written only through leases, one holder at a time; the free
     // list and the callback are behind the mutex.
-    private let storages: [PixelStorage]
+    /// The buffers, by slot.
+    public let storages: [PixelStorage]
     public let reserve: Int
     private struct State {
-        var isFree: [Bool]
+        /// The free buffers, the one given back last at the end: it is lent first, so a buffer
+        /// the steady flow does not need (the reserve) stays untouched, and one allocated lazily
+        /// (`LazyCanvas`) costs no memory.
+        var free: [Int]
         var onGiveBack: (@Sendable () -> Void)?
     }
     private let state: Mutex<State>
@@ -24,13 +28,13 @@ public final class OutputBufferPool: @unchecked Sendable {
         precondition(storages.count > reserve, "a pool must lend at least one buffer beyond its reserve")
         self.storages = storages
         self.reserve = reserve
-        state = Mutex(State(isFree: Array(repeating: true, count: storages.count)))
+        state = Mutex(State(free: Array(storages.indices.reversed())))
     }
 
     public var count: Int { storages.count }
 
     /// How many buffers are not lent now.
-    public var freeCount: Int { state.withLock { $0.isFree.filter { $0 }.count } }
+    public var freeCount: Int { state.withLock { $0.free.count } }
 
     /// A free buffer for the decode thread, never one of the last `reserve`; nil at once when
     /// there is none (the picture waits, unconverted, and `onGiveBack` says when to try again).
@@ -45,9 +49,8 @@ public final class OutputBufferPool: @unchecked Sendable {
 
     private func lend(keeping kept: Int) -> OutputBufferLease? {
         let slot: Int? = state.withLock { state in
-            guard state.isFree.filter({ $0 }).count > kept, let slot = state.isFree.firstIndex(of: true) else { return nil }
-            state.isFree[slot] = false
-            return slot
+            guard state.free.count > kept else { return nil }
+            return state.free.removeLast()
         }
         return slot.map { OutputBufferLease(pool: self, slot: $0) }
     }
@@ -65,7 +68,7 @@ public final class OutputBufferPool: @unchecked Sendable {
 
     fileprivate func giveBack(_ slot: Int) {
         let action = state.withLock { state in
-            state.isFree[slot] = true
+            state.free.append(slot)
             return state.onGiveBack
         }
         action?()
