@@ -14,7 +14,7 @@ public final class OutputBufferPool: @unchecked Sendable {
     // list and the callback are behind the mutex.
     /// The buffers, by slot.
     public let storages: [PixelStorage]
-    public let reserve: Int
+    private let reserve: Int
     private struct State {
         /// The free buffers, the one given back last at the end: it is lent first, so a buffer
         /// the steady flow does not need (the reserve) stays untouched, and one allocated lazily
@@ -30,8 +30,6 @@ public final class OutputBufferPool: @unchecked Sendable {
         self.reserve = reserve
         state = Mutex(State(free: Array(storages.indices.reversed())))
     }
-
-    public var count: Int { storages.count }
 
     /// How many buffers are not lent now.
     public var freeCount: Int { state.withLock { $0.free.count } }

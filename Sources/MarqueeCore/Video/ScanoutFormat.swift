@@ -9,14 +9,6 @@ public enum ScanoutFormat: String, Sendable, Hashable, CaseIterable {
     /// The same with alpha: overlay planes.
     case argb8888 = "ARGB8888"
 
-    /// The DRM fourcc as the kernel lists it for a plane (`XR24`).
-    public var fourcc: String {
-        switch self {
-        case .xrgb8888: "XR24"
-        case .argb8888: "AR24"
-        }
-    }
-
     /// Whether the software converter can write it for the picture plane (opaque, 32 bits).
     var isConvertedInSoftware: Bool { self == .xrgb8888 }
 }
