@@ -31,8 +31,9 @@ import Testing
         }
     }
 
-    /// Plays `items` with repeat one until `loops` loops are done and returns the left channel.
-    private func playLoops(_ items: [QueueItem], loops: Int) throws -> (left: [Float], failures: [String]) {
+    /// Plays `items` with repeat one until `loops` loops are done (each `framesPerLoop` frames of
+    /// sound) and returns the left channel.
+    private func playLoops(_ items: [QueueItem], loops: Int, framesPerLoop: Int) throws -> (left: [Float], failures: [String]) {
         var settings = PlayerSettings()
         settings.repeatMode = .one
         let events = Events()
@@ -42,6 +43,11 @@ import Testing
                                  clock: VirtualClock(), events: { events.record($0) })
         player.start()
         let reached = events.waitForItemStarts(loops + 1)
+        // On the virtual clock the present thread runs ahead of the audio thread, which may still
+        // be writing the last loop's sound when the next loop starts: stop once it has written
+        // what the loops hold, or after a minute.
+        let deadline = Date().addingTimeInterval(60)
+        while audio.framesWritten < Int64(loops * framesPerLoop) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         player.shutDown()
         player.waitUntilFinished()
         #expect(reached, "fewer than \(loops) loops played")
@@ -54,7 +60,7 @@ import Testing
     /// 100 loops nothing has drifted by even one sample.
     @Test func aTrimmedAACItemLoopsAHundredTimesWithoutDrift() throws {
         let url = try FixtureMedia.path(.aacM4A)
-        let (left, failures) = try playLoops([QueueItem(url: url, start: MediaTime(1, per: 4), end: MediaTime(3, per: 4))], loops: 100)
+        let (left, failures) = try playLoops([QueueItem(url: url, start: MediaTime(1, per: 4), end: MediaTime(3, per: 4))], loops: 100, framesPerLoop: 24000)
         #expect(failures.isEmpty, "\(failures)")
         let loopFrames = 24000
         #expect(left.count >= 100 * loopFrames)
@@ -72,7 +78,7 @@ import Testing
     /// (its 2 s duration) with nothing added or lost at the seam.
     @Test func aVideoAndAudioClipLoopsWithContinuousAudio() throws {
         let url = try FixtureMedia.path(.h264AAC)
-        let (left, failures) = try playLoops([QueueItem(url: url)], loops: 3)
+        let (left, failures) = try playLoops([QueueItem(url: url)], loops: 3, framesPerLoop: 96000)
         #expect(failures.isEmpty, "\(failures)")
         let loopFrames = 96000
         #expect(left.count >= 3 * loopFrames)
