@@ -13,12 +13,15 @@ public struct QueueItem: Sendable, Equatable {
     public var title: String?
     /// Media times whose crossing, while playing, is a `boundary` event (config `cues`).
     public var cues: [MediaTime]
+    /// The config's `id:`: what the play ledger names the item by (else its URL and media digest).
+    public var id: String?
     /// Where the media is read from when that is not `url`: the verified copy of a remote item in
     /// the media cache. Events, status and the journal still name `url`, what the config says.
     public var mediaPath: String?
 
     public init(url: String, start: MediaTime? = nil, end: MediaTime? = nil, duration: MediaTime? = nil,
-                scaling: ScalingMode? = nil, title: String? = nil, cues: [MediaTime] = [], mediaPath: String? = nil) {
+                scaling: ScalingMode? = nil, title: String? = nil, cues: [MediaTime] = [], mediaPath: String? = nil, id: String? = nil) {
+        self.id = id
         self.url = url
         self.mediaPath = mediaPath
         self.start = start

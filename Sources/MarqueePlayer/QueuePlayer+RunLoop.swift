@@ -489,7 +489,7 @@ extension QueuePlayer {
             current = CurrentItem(pipeline: startPipeline(index))
         }
         // The state machine hears of it when the item before it has ended (HandOverAnnouncement).
-        announcement.opened = .itemOpened(index: index, url: items[index].url, title: items[index].title)
+        announcement.opened = .itemOpened(index: index, url: items[index].url, title: items[index].title, id: items[index].id)
         announcement.ready = nil
     }
 

@@ -5,7 +5,7 @@ extension QueuePlayer {
     /// events (item starts, jumps, frames) move it, so other threads' events never touch it.
     func observeCues(_ event: PlayerEvent) {
         switch event {
-        case .itemStarted(let index, _, _):
+        case .itemStarted(let index, _, _, _):
             let cues = index < items.count ? items[index].cues : []
             current?.cues = cues.isEmpty ? nil : BoundaryTimeObserver(times: cues, item: index)
         case .timeJumped, .frame:

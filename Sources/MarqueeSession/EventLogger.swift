@@ -24,7 +24,7 @@ package final class EventLogger: @unchecked Sendable {
 
     package func log(_ event: PlayerEvent) {
         switch event {
-        case .itemStarted(let index, let url, let title):
+        case .itemStarted(let index, let url, let title, _):
             current = (index, url)
             stalledAt = nil
             // `item 1/3 started: Intro (file:///media/intro.mp4)`: the title, when there is one, first.

@@ -25,7 +25,7 @@ import Testing
         func record(_ event: PlayerEvent) {
             let now = clock.now()
             condition.withLock {
-                if case .itemStarted(let index, _, _) = event { times[index] = now }
+                if case .itemStarted(let index, _, _, _) = event { times[index] = now }
                 if case .error(let message) = event { errors.append(message) }
                 condition.broadcast()
             }

@@ -180,7 +180,7 @@ private let frame25 = MediaTime(1, per: 25)
         var pairs = 0
         for event in events.itemEvents {
             switch event {
-            case .itemStarted(let index, _, _):
+            case .itemStarted(let index, _, _, _):
                 #expect(open == nil, "itemStarted \(index) while \(open!) had not ended")
                 open = index
             case .itemEnded(let index, _, let reason, _):

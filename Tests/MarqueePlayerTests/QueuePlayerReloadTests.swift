@@ -28,7 +28,7 @@ private let frame25 = MediaTime(1, per: 25)
     }
 
     private func started(_ events: [PlayerEvent]) -> [String] {
-        events.compactMap { if case .itemStarted(_, let url, _) = $0 { url } else { nil } }
+        events.compactMap { if case .itemStarted(_, let url, _, _) = $0 { url } else { nil } }
     }
 
     // Queued before start(), a replacement is applied right after the first item has opened and

@@ -50,7 +50,7 @@ import Testing
 
         /// When each item started (its first frame on screen), by URL, in order.
         var starts: [(url: String, at: MediaTime)] {
-            timed.compactMap { if case .itemStarted(_, let url, _) = $0.event { (url, $0.at) } else { nil } }
+            timed.compactMap { if case .itemStarted(_, let url, _, _) = $0.event { (url, $0.at) } else { nil } }
         }
 
         /// The commands the timetable sent, in order.
@@ -93,7 +93,7 @@ import Testing
             (Daypart(name: "lunch", schedule: Self.window("11:00", "15:00"), itemSchedules: [nil]), ["lunch"]),
         ], start: Self.at("10:59:55"))
         player.start()
-        #expect(recorder.recorder.wait { events in events.contains { if case .itemStarted(_, "lunch", _) = $0 { true } else { false } } })
+        #expect(recorder.recorder.wait { events in events.contains { if case .itemStarted(_, "lunch", _, _) = $0 { true } else { false } } })
         Self.stop(player)
 
         let starts = recorder.starts
@@ -114,7 +114,7 @@ import Testing
             (Daypart(name: "lunch", schedule: Self.window("11:00", "15:00"), itemSchedules: [nil]), ["lunch"]),
         ], start: Self.at("10:59:52").addingTimeInterval(0.01))
         player.start()
-        #expect(recorder.recorder.wait { events in events.contains { if case .itemStarted(_, "lunch", _) = $0 { true } else { false } } })
+        #expect(recorder.recorder.wait { events in events.contains { if case .itemStarted(_, "lunch", _, _) = $0 { true } else { false } } })
         Self.stop(player)
 
         let starts = recorder.starts
@@ -128,7 +128,7 @@ import Testing
             (Daypart(name: "lunch", schedule: Self.window("11:00", "15:00"), interrupt: true, itemSchedules: [nil]), ["lunch"]),
         ], start: Self.at("10:59:55"))
         player.start()
-        #expect(recorder.recorder.wait { events in events.contains { if case .itemStarted(_, "lunch", _) = $0 { true } else { false } } })
+        #expect(recorder.recorder.wait { events in events.contains { if case .itemStarted(_, "lunch", _, _) = $0 { true } else { false } } })
         Self.stop(player)
 
         let starts = recorder.starts
@@ -145,7 +145,7 @@ import Testing
             (Daypart(name: "lunch", itemSchedules: [nil, Self.window("11:00:06", "15:00")]), ["lunch", "soup"]),
         ], start: Self.at("11:00:00"))
         player.start()
-        #expect(recorder.recorder.wait { events in events.contains { if case .itemStarted(_, "soup", _) = $0 { true } else { false } } })
+        #expect(recorder.recorder.wait { events in events.contains { if case .itemStarted(_, "soup", _, _) = $0 { true } else { false } } })
         Self.stop(player)
 
         #expect(Array(recorder.starts.map { $0.url }.prefix(3)) == ["lunch", "lunch", "soup"], "\(recorder.starts)")
@@ -159,7 +159,7 @@ import Testing
             (Daypart(name: "lunch", schedule: Self.window("11:00", "15:00"), itemSchedules: [nil]), ["lunch"]),
         ], start: Self.at("10:59:58"))
         player.start()
-        #expect(recorder.recorder.wait { events in events.contains { if case .itemStarted(_, "lunch", _) = $0 { true } else { false } } })
+        #expect(recorder.recorder.wait { events in events.contains { if case .itemStarted(_, "lunch", _, _) = $0 { true } else { false } } })
         Self.stop(player)
 
         #expect(recorder.starts.first?.url == "lunch")
@@ -224,7 +224,7 @@ import Testing
         #expect(!recorder.recorder.events.contains { if case .itemStarted = $0 { true } else { false } })
         jump.seconds.withLock { $0 = Self.at("12:00:00").timeIntervalSince(start) }
         player.wallClockChanged()
-        #expect(recorder.recorder.wait { events in events.contains { if case .itemStarted(_, "lunch", _) = $0 { true } else { false } } })
+        #expect(recorder.recorder.wait { events in events.contains { if case .itemStarted(_, "lunch", _, _) = $0 { true } else { false } } })
         // Set back to 1970 (a bad NTP answer): nothing in the agenda is due for 56 years, so only
         // hearing of the jump turns the screen off again.
         jump.seconds.withLock { $0 = 0 }
@@ -252,7 +252,7 @@ import Testing
             events.filter { $0 == .daypartChanged(daypart: "lunch", itemCount: 1, immediately: true) }.count
         }
         let started = { (events: [PlayerEvent]) in
-            events.filter { if case .itemStarted(_, "lunch", _) = $0 { true } else { false } }.count
+            events.filter { if case .itemStarted(_, "lunch", _, _) = $0 { true } else { false } }.count
         }
         // The 30th window's item on screen, not only its change said (the first frame comes after).
         #expect(recorder.recorder.wait(seconds: 60) { lunches($0) >= days && started($0) >= days })

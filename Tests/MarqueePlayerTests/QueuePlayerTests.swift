@@ -39,7 +39,7 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
         for (index, frame) in frames.enumerated() {
             #expect(frame.time == frame25 * Int64(index), "frame \(index) of item \(frame.item) at \(frame.time)")
         }
-        let starts = recorder.events.compactMap { if case .itemStarted(let index, _, _) = $0 { index } else { nil } }
+        let starts = recorder.events.compactMap { if case .itemStarted(let index, _, _, _) = $0 { index } else { nil } }
         #expect(Array(starts.prefix(9)) == [0, 1, 2, 0, 1, 2, 0, 1, 2])
     }
 
@@ -125,7 +125,7 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
         let media = ScriptedMedia(Dictionary(uniqueKeysWithValues: names.map { ($0, ScriptedMedia.Script.video(frames: 2, frameDuration: frame25)) }))
         let (player, recorder, _, _) = makePlayer(names.map { QueueItem(url: $0) }, media, repeatMode: .shuffle) { $0.shuffleSeed = 77 }
         player.start()
-        let starts = { (events: [PlayerEvent]) in events.compactMap { if case .itemStarted(let index, _, _) = $0 { index } else { nil } } }
+        let starts = { (events: [PlayerEvent]) in events.compactMap { if case .itemStarted(let index, _, _, _) = $0 { index } else { nil } } }
         #expect(recorder.wait { starts($0).count >= 20 })
         player.shutDown()
         player.waitUntilFinished()
@@ -339,7 +339,7 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
         player.start()
         player.waitUntilFinished()
         #expect(!recorder.events.contains { if case .itemEnded(0, _, _, _) = $0 { true } else { false } })
-        #expect(!recorder.events.contains { if case .itemStarted(0, _, _) = $0 { true } else { false } })
+        #expect(!recorder.events.contains { if case .itemStarted(0, _, _, _) = $0 { true } else { false } })
         #expect(recorder.frames.map(\.item) == [1, 1, 1, 1])
     }
 

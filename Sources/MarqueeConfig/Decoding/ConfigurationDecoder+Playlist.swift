@@ -3,7 +3,7 @@ import Yams
 
 extension ConfigurationDecoder {
     static let playlistKeys = ["repeat", "seed", "actionAtItemEnd", "items", "schedule"]
-    static let itemKeys = ["url", "start", "end", "duration", "scaling", "title", "cues", "schedule", "stream", "sha256", "size"]
+    static let itemKeys = ["url", "start", "end", "duration", "scaling", "title", "cues", "schedule", "stream", "sha256", "size", "id"]
 
     mutating func decodePlaylist(_ field: MappingField) -> PlaylistConfiguration? {
         guard let fields = fields(of: field.value, in: "playlist", allowed: Self.playlistKeys) else { return nil }
@@ -67,6 +67,7 @@ extension ConfigurationDecoder {
         checkTiming(fields, start: start, end: end, duration: duration)
         let scaling: ScalingMode? = fields["scaling"].flatMap { choice($0.value, named: "scaling mode") }
         let title = fields["title"].flatMap { string($0.value) }
+        let id = fields["id"].flatMap { itemID($0.value) }
         let cues = fields["cues"].map { decodeCues($0.value) } ?? []
         let schedule = fields["schedule"].flatMap { decodeSchedule($0.value) }
         guard let urlField = fields["url"] else {
@@ -88,7 +89,18 @@ extension ConfigurationDecoder {
         }
         return PlaylistItemConfiguration(location: location, start: start, end: end, duration: duration,
                                          scaling: scaling, title: title, cues: cues, schedule: schedule,
-                                         stream: stream, sha256: sha256, size: size)
+                                         stream: stream, sha256: sha256, size: size, id: id)
+    }
+
+    /// `id:` what the play ledger names the item by (a creative's id in the CMS): one line of text.
+    private mutating func itemID(_ node: Node) -> String? {
+        guard let text = string(node, expected: "an id (a creative's id, one line of text)") else { return nil }
+        let id = text.trimmingCharacters(in: .whitespaces)
+        guard !id.isEmpty, id.count <= 200, !id.contains(where: \.isNewline) else {
+            log.error(at: SourcePosition(of: node), "expected an id of 1 to 200 characters on one line, found \(describe(node))")
+            return nil
+        }
+        return id
     }
 
     /// `size:` the file's exact size in bytes, as a CMS lists it beside its hash.

@@ -24,6 +24,10 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var cache: CacheConfiguration
     /// `media:`: the folders a control client's `load` may read from.
     public var media = MediaConfiguration()
+    /// `proofOfPlay:`: the play ledger.
+    public var proofOfPlay = ProofOfPlayConfiguration()
+    /// `device:`: the id records and reports name this player by.
+    public var device = DeviceConfiguration()
     /// `sync:`: frame-locked playback from a shared epoch; nil: the player runs on its own.
     public var sync: SyncConfiguration?
     /// `displays:`: every screen, in file order; empty with the single-screen `display:`. The

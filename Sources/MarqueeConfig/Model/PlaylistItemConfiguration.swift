@@ -26,11 +26,14 @@ public struct PlaylistItemConfiguration: Sendable, Equatable {
     /// `size:` the remote file's exact size in bytes: a download is cut there (a server that sends
     /// more is lying), and a file of another size is never kept.
     public var size: Int64?
+    /// `id:` what the play ledger names the item by; nil: its URL with the media's SHA-256.
+    public var id: String?
 
     public init(location: MediaLocation, start: MediaTime? = nil, end: MediaTime? = nil,
                 duration: MediaTime? = nil, scaling: ScalingMode? = nil, title: String? = nil, cues: [MediaTime] = [],
-                schedule: Schedule? = nil, stream: Bool = false, sha256: String? = nil, size: Int64? = nil) {
+                schedule: Schedule? = nil, stream: Bool = false, sha256: String? = nil, size: Int64? = nil, id: String? = nil) {
         self.location = location
+        self.id = id
         self.start = start
         self.end = end
         self.duration = duration
@@ -61,7 +64,7 @@ public struct PlaylistItemConfiguration: Sendable, Equatable {
 // not parse); MediaTime itself is not Codable, and conforming it here would clash if Core ever does.
 extension PlaylistItemConfiguration: Codable {
     private enum CodingKeys: String, CodingKey {
-        case url, start, end, duration, scaling, title, cues, schedule, stream, sha256, size
+        case url, start, end, duration, scaling, title, cues, schedule, stream, sha256, size, id
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -77,6 +80,7 @@ extension PlaylistItemConfiguration: Codable {
         if stream { try container.encode(stream, forKey: .stream) }
         try container.encodeIfPresent(sha256, forKey: .sha256)
         try container.encodeIfPresent(size, forKey: .size)
+        try container.encodeIfPresent(id, forKey: .id)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -106,6 +110,7 @@ extension PlaylistItemConfiguration: Codable {
         stream = try container.decodeIfPresent(Bool.self, forKey: .stream) ?? false
         sha256 = try container.decodeIfPresent(String.self, forKey: .sha256)
         size = try container.decodeIfPresent(Int64.self, forKey: .size)
+        id = try container.decodeIfPresent(String.self, forKey: .id)
     }
 
     /// Seconds as a decimal, e.g. `2.5`. Exact for every time a config can spell (at most nine

@@ -24,10 +24,11 @@ public struct EventLogRecord: Encodable, Sendable {
         try fields.encode(secondsSinceStart, forKey: Key("t"))
         try fields.encode(event.name, forKey: Key("event"))
         switch event {
-        case .itemStarted(let index, let url, let title):
+        case .itemStarted(let index, let url, let title, let id):
             try fields.encode(index, forKey: Key("index"))
             try fields.encode(url, forKey: Key("url"))
             try fields.encodeIfPresent(title, forKey: Key("title"))
+            try fields.encodeIfPresent(id, forKey: Key("id"))
         case .itemEnded(let index, let url, let reason, let message):
             try fields.encode(index, forKey: Key("index"))
             try fields.encode(url, forKey: Key("url"))

@@ -1,8 +1,9 @@
 /// Everything the player reports. Names and fields are an interface (the `--events` log): change
 /// them deliberately.
 public enum PlayerEvent: Equatable, Sendable {
-    /// The now-playing item changed; `title` is the item's config or M3U title, when it has one.
-    case itemStarted(index: Int, url: String, title: String? = nil)
+    /// The now-playing item changed; `title` is the item's config or M3U title, when it has one,
+    /// and `id` its config `id:` (what a play ledger names the creative by).
+    case itemStarted(index: Int, url: String, title: String? = nil, id: String? = nil)
     case itemEnded(index: Int, url: String, reason: FinishReason, message: String?)
     case playbackStateChanged(from: PlaybackState, to: PlaybackState)
     case loadStateChanged(LoadState)

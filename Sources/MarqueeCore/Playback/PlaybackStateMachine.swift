@@ -13,6 +13,8 @@ public struct PlaybackStateMachine: Sendable, Equatable {
     /// Its URL as events show it: a password in it is hidden.
     public private(set) var currentURL = ""
     public private(set) var currentTitle: String?
+    /// The config `id:` of the item in `currentIndex`, when it has one.
+    public private(set) var currentID: String?
     /// The user's wish: play (true) or hold (false).
     public private(set) var wantsToPlay = false
     public private(set) var repeatMode: RepeatMode
@@ -30,7 +32,7 @@ public struct PlaybackStateMachine: Sendable, Equatable {
     public enum Input: Equatable, Sendable {
         case play, pause, togglePlayPause, stop
         /// The engine made this item current; its status is unknown until it is ready or fails.
-        case itemOpened(index: Int, url: String, title: String? = nil)
+        case itemOpened(index: Int, url: String, title: String? = nil, id: String? = nil)
         /// The current item's first frame is ready; duration and natural size are known when non-nil.
         case itemReady(duration: MediaTime?, naturalWidth: Int?, naturalHeight: Int?)
         case itemFailed(PlaybackError)
@@ -67,17 +69,18 @@ public struct PlaybackStateMachine: Sendable, Equatable {
             itemStatus = .unknown
             move(to: .stopped, &events)
             setLoadState(.unknown, &events)
-        case .itemOpened(let index, let url, let title):
+        case .itemOpened(let index, let url, let title, let id):
             currentIndex = index
             currentURL = CredentialRedaction.redacted(url)
             currentTitle = title
+            currentID = id
             itemStatus = .unknown
             bufferDry = false
         case .itemReady(let duration, let width, let height):
             guard let index = currentIndex else { break }
             itemStatus = .readyToPlay
             // Now-playing first, then the new item's facts, so observers reset before they read them.
-            events.append(.itemStarted(index: index, url: currentURL, title: currentTitle))
+            events.append(.itemStarted(index: index, url: currentURL, title: currentTitle, id: currentID))
             if let duration { events.append(.durationAvailable(duration)) }
             if let width, let height { events.append(.naturalSizeAvailable(width: width, height: height)) }
             setLoadState(.playable, &events)
@@ -159,5 +162,6 @@ public struct PlaybackStateMachine: Sendable, Equatable {
         currentIndex = nil
         currentURL = ""
         currentTitle = nil
+        currentID = nil
     }
 }

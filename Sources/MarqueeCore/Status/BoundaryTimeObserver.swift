@@ -19,7 +19,7 @@ public struct BoundaryTimeObserver: Sendable {
     /// The times crossed by this event, in order.
     public mutating func observe(_ event: PlayerEvent) -> [MediaTime] {
         switch event {
-        case .itemStarted(let index, _, _):
+        case .itemStarted(let index, _, _, _):
             currentItem = index
             last = nil
             jumped = false

@@ -52,7 +52,7 @@ public struct PlaybackStatus: Sendable, Equatable {
     /// Folds one event in; `t` is seconds since the player started, as the events log has it.
     public mutating func apply(_ event: PlayerEvent, at t: Double) {
         switch event {
-        case .itemStarted(let index, let url, let title):
+        case .itemStarted(let index, let url, let title, _):
             itemIndex = index
             itemURL = url
             itemTitle = title
