@@ -66,11 +66,14 @@ let package = Package(
         // The media cache for fleet mode: verified, content-addressed files and the downloads that
         // fill it, over the HTTPTransferring and FileDigesting ports; imports no C module.
         .target(name: "MarqueeFleet", dependencies: ["MarqueeCore"]),
+        // The play ledger: hash-chained JSON lines per UTC day, their check and the reports summed
+        // from them, over the FileDigesting port; imports no C module.
+        .target(name: "MarqueeLedger", dependencies: ["MarqueeCore"]),
         // The application layer of `marquee play`: the plan, reloads, the fleet, the wall, the control
         // endpoints and the session that wires them, over a Backends value of device factories;
         // imports no backend and no C module, so tests drive it in process with stand-ins.
         .target(name: "MarqueeSession", dependencies: [
-            "MarqueeCore", "MarqueeConfig", "MarqueePlayer", "MarqueeControl", "MarqueeFleet",
+            "MarqueeCore", "MarqueeConfig", "MarqueePlayer", "MarqueeControl", "MarqueeFleet", "MarqueeLedger",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "marquee", dependencies: [
@@ -85,6 +88,7 @@ let package = Package(
             "MarqueePlayer",
             "MarqueeControl",
             "MarqueeFleet",
+            "MarqueeLedger",
             "MarqueeMQTT",
             "MarqueeHarfBuzz",
             "MarqueeFreeType",
@@ -114,8 +118,10 @@ let package = Package(
         .testTarget(name: "MarqueeFleetTests", dependencies: ["MarqueeFleet", "MarqueeCore", "MarqueeMedia", "MarqueeTestSupport"]),
         // The application layer in process: plans, reloads, the fleet, the wall and the session over stand-in backends.
         .testTarget(name: "MarqueeSessionTests", dependencies: ["MarqueeSession", "MarqueeConfig", "MarqueePlayer", "MarqueeControl",
-                                                               "MarqueeCore", "MarqueeMedia", "MarqueeCurl", "MarqueeTestSupport",
+                                                               "MarqueeCore", "MarqueeMedia", "MarqueeCurl", "MarqueeTestSupport", "MarqueeLedger",
                                                                .product(name: "Logging", package: "swift-log")]),
+        // The ledger's files, chain and reports with libavutil's SHA-256.
+        .testTarget(name: "MarqueeLedgerTests", dependencies: ["MarqueeLedger", "MarqueeCore", "MarqueeMedia"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeSession", "MarqueeControl", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeTextTests", dependencies: ["MarqueeHarfBuzz", "MarqueeFreeType", "MarqueeFriBidi", "MarqueeMedia", "MarqueePlayer", "MarqueeCore"]),
         // Not a test: prints how long blending an OSD-sized overlay into a 1080p buffer takes.

@@ -42,6 +42,10 @@ package struct PlaybackPlan {
     package var cache = CacheConfiguration()
     /// `media.roots`: where a control client's `load` may read from; nil: the config's folder and the cache.
     package var mediaRoots: [String]?
+    /// `proofOfPlay:`: the play ledger (`--ledger` turns it on for a run).
+    package var proofOfPlay = ProofOfPlayConfiguration()
+    /// `device:`: the id the ledger's records name this player by.
+    package var device = DeviceConfiguration()
     /// The remote items that are downloaded before they play (not streams), by url, with the hash
     /// the config gives; every daypart's items included.
     package var cachedMedia: [String: CachedMedia] = [:]
@@ -106,6 +110,8 @@ package struct PlaybackPlan {
                             cachedMedia: cachedMedia(configuration), sync: configuration.sync)
         plan.screens = configuration.screens
         plan.mediaRoots = configuration.media.roots
+        plan.proofOfPlay = configuration.proofOfPlay
+        plan.device = configuration.device
         return plan
     }
 
@@ -128,7 +134,7 @@ package struct PlaybackPlan {
     package static func queueItems(_ playlist: PlaylistConfiguration) -> [QueueItem] {
         playlist.items.map {
             QueueItem(url: $0.location.description, start: $0.start, end: $0.end, duration: $0.duration,
-                      scaling: $0.scaling, title: $0.title, cues: $0.cues)
+                      scaling: $0.scaling, title: $0.title, cues: $0.cues, id: $0.id)
         }
     }
 
@@ -158,10 +164,13 @@ package struct PlanOverrides {
     package var inputDevices: InputConfiguration.Devices?
     package var grab: Bool?
     package var control: ControlConfiguration.Socket?
+    /// `--ledger DIR`: the play ledger on, in that folder.
+    package var ledger: String?
 
     package init(output: DisplayConfiguration.Output? = nil, repeatMode: RepeatMode? = nil, scaling: ScalingMode? = nil,
                  exitWhenIdle: Bool = false, inputDevices: InputConfiguration.Devices? = nil, grab: Bool? = nil,
-                 control: ControlConfiguration.Socket? = nil) {
+                 control: ControlConfiguration.Socket? = nil, ledger: String? = nil) {
+        self.ledger = ledger
         self.output = output
         self.repeatMode = repeatMode
         self.scaling = scaling
@@ -183,6 +192,10 @@ package struct PlanOverrides {
         if let inputDevices { plan.input.devices = inputDevices }
         if let control { plan.control.socket = control }
         if let grab { plan.input.grab = grab }
+        if let ledger {
+            plan.proofOfPlay.enabled = true
+            plan.proofOfPlay.directory = ledger
+        }
     }
 }
 

@@ -51,6 +51,8 @@ package final class PlaybackSession {
     private let logger: Logger
     /// `sync:`: works out a reloaded playlist's wall plan; nil: the player is not locked to the wall.
     private let syncPlanner: WallSyncPlanner?
+    /// Proof of play (`proofOfPlay:`, `--ledger`); nil when it is off.
+    private let ledger: PlayLedger?
 
     /// How long a quit waits for the present thread, then for the last events to be written.
     package static let quitGrace = 1.5
@@ -102,6 +104,10 @@ package final class PlaybackSession {
             logger.warning("events: \(count) events were not written: the events file, journal or terminal fell behind")
         })
         self.delivery = delivery
+        let ledger = PlayLedger.make(plan: plan, backends: backends, clock: clock, wallClock: wallClock,
+                                     screen: plan.mainScreen?.name ?? "main", logger: logger)
+        self.ledger = ledger
+        if let ledger { observer.attach { ledger.observe($0, at: $1) } }
         let fleet = FleetSetup.make(plan: plan, backends: backends, post: { [delivery] in delivery.post($0, at: clock.now().seconds) }, logger: logger)
         self.fleet = fleet
         self.plan = plan
@@ -291,6 +297,8 @@ package final class PlaybackSession {
         }
         otherScreens?.finish(waitingForIdle: plan.settings.exitWhenIdle, grace: Self.quitGrace, eventsGrace: Self.eventsGrace)
         delivery.finish(waitingAtMost: Self.eventsGrace)
+        // After the last events: the item cut by the quit is in the ledger, synced.
+        ledger?.finish()
         control?.stop()
         mqtt?.stop()
         loadStaging?.stop(unless: fleet)

@@ -60,6 +60,9 @@ package struct RestartOnlySetting {
             // The cache is opened, and the source polled, from the start.
             .field("source", \.remote),
             .field("cache", \.cache),
+            // The ledger's folder is opened, and its chain read, when playing starts.
+            .field("proofOfPlay", \.proofOfPlay),
+            .field("device", \.device),
         ]
     }
 }

@@ -8,7 +8,7 @@ struct Marquee: ParsableCommand {
         commandName: "marquee",
         abstract: "A kiosk and signage player for Linux: FFmpeg decoding, KMS/DRM video, ALSA audio, evdev keypads.",
         version: Marquee.version,
-        subcommands: [PlayCommand.self, CtlCommand.self, CheckCommand.self, ScheduleCommand.self, ProbeCommand.self, ThumbnailCommand.self, BenchCommand.self]
+        subcommands: [PlayCommand.self, CtlCommand.self, CheckCommand.self, ScheduleCommand.self, ProbeCommand.self, ThumbnailCommand.self, BenchCommand.self, ReportCommand.self]
     )
 
     /// `marquee --version`, the status card and the status.

@@ -59,6 +59,9 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("When a config reloaded with SIGHUP takes effect: boundary (the item playing plays to its end, then the new playlist follows) or immediate (settings at once; the item playing ends now if the new playlist drops it).", valueName: "boundary|immediate"))
     var reload: ReloadTiming = .boundary
 
+    @Option(help: ArgumentHelp("Keep the play ledger (proof of play: one hash-chained JSON line per item shown) in DIR. Overrides proofOfPlay.dir and turns it on; it is on by default only under systemd's StateDirectory=.", valueName: "DIR"))
+    var ledger: String?
+
     enum ReloadTiming: String, ExpressibleByArgument {
         case boundary, immediate
     }
@@ -94,7 +97,8 @@ struct PlayCommand: ParsableCommand {
         let overrides = PlanOverrides(output: output.flatMap(DisplayConfiguration.Output.init(parsing:)),
                                       repeatMode: `repeat`, scaling: scaling, exitWhenIdle: exitWhenIdle,
                                       inputDevices: input.isEmpty ? nil : InputMonitorFactory.devices(fromArguments: input),
-                                      grab: grab, control: control.map(Self.controlSocket))
+                                      grab: grab, control: control.map(Self.controlSocket),
+                                      ledger: ledger.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         overrides.apply(to: &plan)
 
         let logger = Self.makeLogger(level: logLevel ?? Logger.Level(rawValue: plan.logLevel.rawValue) ?? .info)

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+/// `marquee play` keeping the play ledger, and `marquee report` reading it: records for clips,
+/// trims, stills and sound alone, cut by a daypart, by the display going off and by the quit, with
+/// UTC times that follow the presented timeline; a kill -9 and a torn line; a broken chain named.
+@Suite(.serialized) struct LedgerCLITests {
+    static func sha256(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sha256sum", path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return String(text.prefix(64))
+    }
+
+    static func records(in folder: URL) -> [[String: Any]] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix("plays-") }.sorted()
+        return names.flatMap { name -> [[String: Any]] in
+            let data = (try? Data(contentsOf: folder.appendingPathComponent(name))) ?? Data()
+            return data.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }
+        }
+    }
+
+    /// Milliseconds since 1970 of a ledger time.
+    static func milliseconds(_ text: Any?) -> Int64 {
+        guard let text = text as? String else { return -1 }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? -1
+    }
+
+    @Test func eachItemShownIsOneRecordWithItsUTCTimesAndWhyItEnded() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let ledger = folder.appendingPathComponent("ledger-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: ledger) }
+        let base = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.up))
+        func clock(_ seconds: Int) -> String { ScheduledPlayCLITests.clock(base, plus: seconds) }
+        let config = """
+            schedule: {timezone: UTC}
+            proofOfPlay: {dir: \(ledger.path)}
+            device: {id: cli-test}
+            display:
+              power:
+                windows: [{off: "\(clock(8))", on: "\(clock(10))"}]
+            playlists:
+              promo:
+                interrupt: true
+                schedule: {from: "\(clock(3))", to: "\(clock(6))"}
+                items: [{url: b.webm, id: promo-b}]
+              default:
+                items:
+                  - {url: a.mp4, start: 0.5, end: 1.5, id: clip-a, title: Clip A}
+                  - {url: still.png, duration: 0.8}
+                  - voice.m4a
+            """
+        let name = "ledger-\(UUID().uuidString).yaml"
+        let configURL = folder.appendingPathComponent(name)
+        try Data(config.utf8).write(to: configURL)
+        defer { try? FileManager.default.removeItem(at: configURL) }
+        let launched = Date()
+        let run = try PlayerRun(arguments: ["play", name, "--output", "headless:160x90", "--audio", "null",
+                                            "--clock", "fast", "--control", "none"], in: folder)
+        // On again after the dark window, and one more item after it: every kind of end has happened.
+        #expect(run.waitForEvents(seconds: 90) { events in
+            guard let on = events.firstIndex(where: { $0["event"] as? String == "displayPowerChanged" && $0["display"] as? String == "on" }) else { return false }
+            return events[on...].contains { $0["event"] as? String == "itemEnded" }
+        })
+        #expect(run.terminate() == 0)
+        let events = run.events().filter { $0["event"] as? String != "frame" }
+        let records = Self.records(in: ledger)
+        try #require(records.count >= 6, "\(records)")
+
+        // One record per span on screen: every itemStarted opens one, display on reopens one.
+        let opens = events.filter { $0["event"] as? String == "itemStarted" || ($0["event"] as? String == "displayPowerChanged" && $0["display"] as? String == "on") }
+        #expect(records.count == opens.count, "\(records.count) records for \(opens.count) starts")
+        // UTC: the virtual clock's wall time is its start plus its time, so start − t is one constant.
+        let offsets = zip(records, opens).map { Self.milliseconds($0["start"]) - Int64((($1["t"] as? Double ?? 0) * 1000).rounded()) }
+        #expect(offsets.max()! - offsets.min()! <= 2, "\(offsets)")
+        #expect(abs(Double(offsets[0]) / 1000 - launched.timeIntervalSince1970) < 5)
+        // The seconds shown are the presented timeline's, to the millisecond.
+        for record in records {
+            let shown = Double(Self.milliseconds(record["end"]) - Self.milliseconds(record["start"])) / 1000
+            #expect(abs(shown - (record["seconds"] as? Double ?? -1)) < 0.0015, "\(record)")
+        }
+        let ended = records.map { $0["ended"] as? String ?? "?" }
+        for reason in ["completed", "daypartChanged", "displayOff"] { #expect(ended.contains(reason), "\(ended)") }
+        #expect(ended.last == "userExited", "\(ended)")
+        // The trim is what was shown: a.mp4 from 0.5 to 1.5 s, one second when it completes.
+        let clip = records.first { $0["item"] as? String == "clip-a" && $0["ended"] as? String == "completed" }
+        #expect(clip.map { abs(($0["seconds"] as? Double ?? 0) - 1.0) < 0.05 } == true, "\(String(describing: clip))")
+        #expect(clip?["title"] as? String == "Clip A")
+        let still = try Self.sha256(folder.appendingPathComponent("still.png").path)
+        #expect(records.contains { ($0["item"] as? String) == folder.appendingPathComponent("still.png").path + "#sha256=\(still)" })
+        #expect(records.contains { ($0["url"] as? String)?.hasSuffix("voice.m4a") == true && $0["ended"] as? String == "completed" })
+        #expect(records.contains { $0["item"] as? String == "promo-b" && $0["daypart"] as? String == "promo" })
+        let configDigest = "sha256:" + (try Self.sha256(configURL.path))
+        #expect(records.allSatisfy { $0["device"] as? String == "cli-test" && $0["screen"] as? String == "main" && $0["config"] as? String == configDigest })
+        #expect(Set(records.compactMap { $0["id"] as? String }).count == records.count)
+
+        // The report's sums are the ledger's, and the chain verifies.
+        let verify = try MarqueeProcess.run(["report", ledger.path, "--verify"], in: folder)
+        #expect(verify.status == 0 && verify.standardOutput.contains("\(records.count) records, chain intact"), "\(verify)")
+        let report = try MarqueeProcess.run(["report", ledger.path, "--by", "day", "--format", "json"], in: folder)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [[String: Any]])
+        #expect(rows.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == records.count)
+        let total = records.reduce(0.0) { $0 + ($1["seconds"] as? Double ?? 0) }
+        #expect(abs(rows.reduce(0.0) { $0 + ($1["duration"] as? Double ?? 0) } - total) < 0.01)
+    }
+
+    @Test func aKilledPlayerLosesNoRecordAndATornLineIsCutAtTheNextStart() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let ledger = folder.appendingPathComponent("ledger-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: ledger) }
+        let first = try PlayerRun(arguments: ["play", "silent.mp4", "b.webm", "--repeat", "all", "--ledger", ledger.path,
+                                              "--output", "headless:160x90", "--audio", "null", "--control", "none"], in: folder)
+        #expect(first.waitForEvents(seconds: 30) { events in events.filter { $0["event"] as? String == "itemEnded" }.count >= 2 })
+        // The record follows its itemEnded on the ledger's queue: a moment, not a sync interval.
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        let kept = Self.records(in: ledger)
+        #expect(kept.count >= 2)
+        let day = try #require(try FileManager.default.contentsOfDirectory(atPath: ledger.path).first { $0.hasPrefix("plays-") })
+        let handle = try FileHandle(forWritingTo: ledger.appendingPathComponent(day))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"device":"cli-test","end":"2026-11"#.utf8))
+        try handle.close()
+
+        let second = try MarqueeProcess.run(["play", "silent.mp4", "--repeat", "off", "--exit-when-idle", "--ledger", ledger.path,
+                                             "--output", "headless:160x90", "--audio", "null", "--control", "none"], in: folder)
+        #expect(second.status == 0, "\(second)")
+        #expect(second.standardError.components(separatedBy: "cut off a torn last record").count == 2, "\(second.standardError)")
+        #expect(Self.records(in: ledger).count == kept.count + 1)
+        let verify = try MarqueeProcess.run(["report", ledger.path, "--verify"], in: folder)
+        #expect(verify.status == 0, "\(verify)")
+    }
+
+    @Test func anEditedOrDeletedRecordFailsTheCheckNamingIt() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let ledger = folder.appendingPathComponent("ledger-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: ledger) }
+        let run = try MarqueeProcess.run(["play", "silent.mp4", "b.webm", "silent.mp4", "--repeat", "off", "--exit-when-idle", "--ledger", ledger.path,
+                                          "--output", "headless:160x90", "--audio", "null", "--control", "none", "--clock", "fast"], in: folder)
+        #expect(run.status == 0, "\(run)")
+        let day = try #require(try FileManager.default.contentsOfDirectory(atPath: ledger.path).first { $0.hasPrefix("plays-") })
+        let file = ledger.appendingPathComponent(day)
+        let original = try String(contentsOf: file, encoding: .utf8)
+        var lines = original.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3)
+
+        lines[0] = lines[0].replacingOccurrences(of: "\"ended\":\"completed\"", with: "\"ended\":\"completed\" ")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        let edited = try MarqueeProcess.run(["report", ledger.path, "--verify"], in: folder)
+        #expect(edited.status == 1)
+        #expect(edited.standardError.contains("\(day): line 2 (record 2"), "\(edited)")
+
+        lines = original.split(separator: "\n").map(String.init)
+        lines.remove(at: 1)
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        let deleted = try MarqueeProcess.run(["report", ledger.path, "--verify"], in: folder)
+        #expect(deleted.status == 1)
+        #expect(deleted.standardError.contains("line 2 (record 3") && deleted.standardError.contains("missing"), "\(deleted)")
+    }
+
+    @Test func theServiceKeepsALedgerInItsStateDirectoryAndAnAdHocPlayDoesNot() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let state = folder.appendingPathComponent("state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: state) }
+        let arguments = ["play", "silent.mp4", "--repeat", "off", "--exit-when-idle", "--output", "headless:160x90",
+                         "--audio", "null", "--control", "none", "--clock", "fast"]
+        let service = try PlayerRun(arguments: arguments, in: folder, environment: ["STATE_DIRECTORY": state.path])
+        #expect(service.waitForExit(seconds: 30) == 0)
+        #expect(Self.records(in: state.appendingPathComponent("ledger")).count == 1)
+        let adHoc = try PlayerRun(arguments: arguments, in: folder, environment: ["STATE_DIRECTORY": ""])
+        #expect(adHoc.waitForExit(seconds: 30) == 0)
+        #expect(!adHoc.standardError().contains("ledger"), "\(adHoc.standardError())")
+    }
+}
