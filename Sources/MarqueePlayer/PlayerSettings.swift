@@ -41,6 +41,10 @@ public struct PlayerSettings: Sendable {
     /// Frame-locked playback (config `sync:`): the timeline is laid on the wall clock from a shared
     /// epoch; the clock must be the wall clock the plan's clock zero was read from. nil: free-running.
     public var wallSync: WallSync?
+    /// Where the first item starts instead of the top of the queue: a restart resuming the saved
+    /// position (item `index` at source time `time`, an exact seek, pre-rolled). Ignored with
+    /// `wallSync`, which follows its epoch, and when `index` is not in the queue.
+    public var resumeAt: ResumePoint?
 
     public init() {}
 }

@@ -23,6 +23,9 @@ extension QueuePlayer {
         emitAll(machine.handle(.play))
         if isWallSynced, !items.isEmpty {
             joinWall(.start)
+        } else if let resume = settings.resumeAt, resume.index < items.count, cursor.jump(to: resume.index) != nil {
+            // Entered mid-way, as a join is: its first frame is the one at the saved time.
+            becomeCurrent(resume.index, entry: ItemPipeline.Entry(time: resume.time, toleranceBefore: .zero))
         } else if let first = cursor.start() {
             becomeCurrent(first)
         } else {

@@ -46,6 +46,8 @@ package struct PlaybackPlan {
     package var proofOfPlay = ProofOfPlayConfiguration()
     /// `device:`: the id the ledger's records name this player by.
     package var device = DeviceConfiguration()
+    /// `resume:`: a restart picks up where the last run stopped; nil: only under StateDirectory=.
+    package var resume: Bool?
     /// The remote items that are downloaded before they play (not streams), by url, with the hash
     /// the config gives; every daypart's items included.
     package var cachedMedia: [String: CachedMedia] = [:]
@@ -112,6 +114,7 @@ package struct PlaybackPlan {
         plan.mediaRoots = configuration.media.roots
         plan.proofOfPlay = configuration.proofOfPlay
         plan.device = configuration.device
+        plan.resume = configuration.resume
         return plan
     }
 

@@ -53,6 +53,8 @@ package final class PlaybackSession {
     private let syncPlanner: WallSyncPlanner?
     /// Proof of play (`proofOfPlay:`, `--ledger`); nil when it is off.
     private let ledger: PlayLedger?
+    /// Resume after a restart (`resume:`); nil when it is off.
+    private let positions: PositionKeeper?
 
     /// How long a quit waits for the present thread, then for the last events to be written.
     package static let quitGrace = 1.5
@@ -121,6 +123,11 @@ package final class PlaybackSession {
         let audio = backends.audio(AudioRequest(choice: audioChoice, configuration: plan.audio, virtualClock: clock is VirtualClock), logger)
         let assembly = PlayerAssembly(plan: plan, backends: backends, clock: clock)
         var settings = assembly.settings(plan.settings, for: video, audio: audio, waitsForContent: fleet != nil)
+        // Remote playlists arrive later through the cache: they start from their top.
+        let positions = fleet == nil ? PositionKeeper.make(plan: plan, config: Self.planDigest(plan, digest: backends.digests()),
+                                                           screen: plan.mainScreen?.name ?? "main", logger: logger) : nil
+        self.positions = positions
+        settings.resumeAt = positions?.resumePoint(for: plan.items)
         // Media given as arguments have no config to read again.
         let reload: (@Sendable (CommandSource) -> Void)? = plan.configPath != nil || fleet != nil
             ? { @Sendable source in intake.reload(from: source) } : nil
@@ -221,6 +228,13 @@ package final class PlaybackSession {
         control = ControlEndpoint.make(plan.control, player: player, host: host, loop: events, logger: logger)
         mqtt = MQTTEndpoint.make(plan.mqtt, player: player, host: host, backends: backends, service: control?.service, logger: logger)
         observer.attachStatus(player)
+        if let positions {
+            let items = plan.items
+            // The status has folded every event before the quit's: its position is the frame on screen then.
+            observer.attach { [weak player] event, _ in
+                if case .command(.quit, _) = event, let player { positions.saveNow(player.status().playback, items: items) }
+            }
+        }
         if let service = control?.service ?? mqtt?.service { observer.attach(service) }
         if let mqtt { observer.attach { mqtt.observe($0, at: $1) } }
     }
@@ -266,6 +280,12 @@ package final class PlaybackSession {
         return { start.addingTimeInterval(clock.now().seconds) }
     }
 
+    /// What a saved position belongs to: the config file's digest, or the media list's.
+    private static func planDigest(_ plan: PlaybackPlan, digest: any FileDigesting) -> String {
+        if let path = plan.configPath, let text = ConfigFingerprint(path: path, digest: digest).current() { return text }
+        return "sha256:" + digest.sha256(of: Array(plan.items.map(\.url).joined(separator: "\n").utf8))
+    }
+
     /// The output as `status` reports it.
     private static func outputStatus(_ video: ScreenOutput, rotation: Rotation) -> StatusDocument.Output {
         StatusDocument.Output(kind: video.display == nil ? "headless" : "drm", display: video.display?.summary,
@@ -286,6 +306,7 @@ package final class PlaybackSession {
         mqtt?.start()
         clockJumps?.start()
         player.start()
+        positions?.start(status: { [player] in player.status().playback }, items: plan.items)
         otherScreens?.start()
         startFleet()
         input?.start()
@@ -299,6 +320,7 @@ package final class PlaybackSession {
         delivery.finish(waitingAtMost: Self.eventsGrace)
         // After the last events: the item cut by the quit is in the ledger, synced.
         ledger?.finish()
+        positions?.stop()
         control?.stop()
         mqtt?.stop()
         loadStaging?.stop(unless: fleet)

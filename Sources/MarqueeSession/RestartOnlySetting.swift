@@ -63,6 +63,7 @@ package struct RestartOnlySetting {
             // The ledger's folder is opened, and its chain read, when playing starts.
             .field("proofOfPlay", \.proofOfPlay),
             .field("device", \.device),
+            .field("resume", \.resume),
         ]
     }
 }

@@ -45,6 +45,9 @@ import Testing
         network: {readAhead: 3}
         source: https://cms.example/lobby.yaml
         cache: {maxBytes: 1G}
+        proofOfPlay: {keepDays: 30}
+        device: {id: lobby-9}
+        resume: true
         """)
 
     static let screens = """

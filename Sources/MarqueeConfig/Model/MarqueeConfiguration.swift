@@ -28,6 +28,9 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var proofOfPlay = ProofOfPlayConfiguration()
     /// `device:`: the id records and reports name this player by.
     public var device = DeviceConfiguration()
+    /// `resume:`: a restart picks up at the item and time playing when it stopped. nil: on under
+    /// systemd's `StateDirectory=` (the service), off for an ad-hoc `marquee play`.
+    public var resume: Bool?
     /// `sync:`: frame-locked playback from a shared epoch; nil: the player runs on its own.
     public var sync: SyncConfiguration?
     /// `displays:`: every screen, in file order; empty with the single-screen `display:`. The

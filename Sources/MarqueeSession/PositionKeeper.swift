@@ -1,0 +1,110 @@
+import Foundation
+import Logging
+import MarqueeCore
+import MarqueeFleet
+import MarqueeLedger
+import MarqueePlayer
+
+/// Resume after a restart (`resume:`): the position is saved every `interval` while an item plays
+/// and once at exit, atomically (a temporary file synced and renamed, so a power cut leaves the old
+/// position or the new one); at start, a position saved for the same config and item is where the
+/// player begins, with an exact seek. A changed config starts from the top. Frame-locked playback
+/// follows its epoch and a timetable its daypart, so neither resumes.
+package final class PositionKeeper: @unchecked Sendable {
+    package let path: String
+    private let screen: String
+    private let config: String
+    private let logger: Logger
+    private let lock = NSLock()
+    private var lastSaved: SavedPosition?
+
+    package static let interval = 2.0
+    package static let fileName = "position.json"
+
+    /// Saves run here, never on the control-plane loop: an fsync on a slow card must not hold a key.
+    private let queue = DispatchQueue(label: "marquee.position")
+    private var timer: DispatchSourceTimer?
+
+    package init(path: String, screen: String, config: String, logger: Logger) {
+        self.path = path
+        self.screen = screen
+        self.config = config
+        self.logger = logger
+    }
+
+    /// The keeper a plan asks for, or nil: `resume: false`, a wall, a timetable, or no state
+    /// directory without `resume: true`.
+    package static func make(plan: PlaybackPlan, config: String, screen: String, logger: Logger,
+                             environment: [String: String] = ProcessInfo.processInfo.environment) -> PositionKeeper? {
+        let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        guard plan.resume ?? (state != nil), plan.sync == nil, plan.schedule == nil else { return nil }
+        let folder = state ?? "/var/lib/marquee"
+        return PositionKeeper(path: (folder as NSString).appendingPathComponent(fileName), screen: screen, config: config, logger: logger)
+    }
+
+    /// Where to start `items`: the saved item and time when the config and the item are the same;
+    /// nil (from the top) otherwise, said in one line.
+    package func resumePoint(for items: [QueueItem]) -> ResumePoint? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let saved = try? JSONDecoder().decode(SavedPosition.self, from: data) else {
+            logger.warning("resume: \(path) is not a saved position; starting from the top")
+            return nil
+        }
+        guard saved.config == config, saved.screen == screen else {
+            logger.info("resume: the config changed since the position was saved (\(saved.savedAt)); starting from the top")
+            return nil
+        }
+        guard saved.index < items.count, items[saved.index].url == saved.url, items[saved.index].id == saved.id, saved.time.isFinite else {
+            logger.info("resume: item \(saved.index + 1) is no longer \(saved.url); starting from the top")
+            return nil
+        }
+        let time = MediaTime(Int64((max(0, saved.time) * 1000).rounded()), per: 1000)
+        logger.info("resume: item \(saved.index + 1)/\(items.count) at \(String(format: "%.3f", time.seconds)) s (saved \(saved.savedAt))")
+        return ResumePoint(index: saved.index, time: time)
+    }
+
+    /// Saves `status()` every `interval` until `stop()`.
+    package func start(status: @escaping @Sendable () -> PlaybackStatus, items: [QueueItem]) {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval)
+        timer.setEventHandler { [weak self] in self?.save(status(), items: items, daypart: nil) }
+        timer.resume()
+        lock.withLock { self.timer = timer }
+    }
+
+    /// Saves `status` now, waiting for it (the quit's last position).
+    package func saveNow(_ status: PlaybackStatus, items: [QueueItem]) {
+        queue.sync { save(status, items: items, daypart: nil) }
+    }
+
+    package func stop() {
+        lock.withLock { timer }?.cancel()
+        queue.sync {}
+    }
+
+    /// Saves what `status` says is on screen; nothing while no item is (a card, a stop).
+    package func save(_ status: PlaybackStatus, items: [QueueItem], daypart: String?, at date: Date = Date()) {
+        guard let index = status.itemIndex, let onScreen = status.position else { return }
+        let item = index < items.count ? items[index] : nil
+        let position = SavedPosition(screen: screen, daypart: daypart, index: index, id: item?.id, url: status.itemURL,
+                                     time: (onScreen.seconds * 1000).rounded() / 1000, config: config,
+                                     savedAt: UTCTimestamp.text(milliseconds: UTCTimestamp.milliseconds(seconds: date.timeIntervalSince1970)))
+        lock.withLock {
+            // The same frame is not written twice (a pause, a still): a device's flash is spared.
+            guard lastSaved.map({ $0.index != position.index || $0.time != position.time || $0.url != position.url }) ?? true else { return }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            do {
+                let folder = (path as NSString).deletingLastPathComponent
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try DurableFile.writeAtomically(try encoder.encode(position), to: path, cacheDirectory: folder)
+                lastSaved = position
+            } catch {
+                if lastSaved != nil || position.index == 0 {
+                    logger.warning("resume: cannot save the position to \(path): \(error)")
+                }
+                lastSaved = nil
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// A restart resumes where the last run stopped: after SIGTERM at the frame on screen then, after
+/// kill -9 at the position saved last (at most 2 s old); a changed config starts from the top.
+@Suite(.serialized) struct ResumeCLITests {
+    struct Saved {
+        var index: Int
+        var time: Double
+    }
+
+    static func saved(in state: URL) throws -> Saved {
+        let data = try Data(contentsOf: state.appendingPathComponent("position.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return Saved(index: try #require(object["index"] as? Int), time: try #require(object["time"] as? Double))
+    }
+
+    /// The first frame a run shows: its item and source time.
+    static func firstFrame(_ run: PlayerRun) -> (item: Int, pts: Double)? {
+        guard let frame = run.events().first(where: { $0["event"] as? String == "frame" && $0["dropped"] == nil }),
+              let item = frame["item"] as? Int, let pts = frame["pts"] as? Double else { return nil }
+        return (item, pts)
+    }
+
+    private func play(_ config: String, state: URL, in folder: URL) throws -> PlayerRun {
+        try PlayerRun(arguments: ["play", config, "--output", "headless:160x90", "--audio", "null", "--control", "none"],
+                      in: folder, environment: ["STATE_DIRECTORY": state.path])
+    }
+
+    private func framesShown(_ run: PlayerRun, atLeast count: Int) -> Bool {
+        run.waitForEvents(seconds: 30) { events in events.filter { $0["event"] as? String == "frame" && ($0["item"] as? Int) == 1 }.count >= count }
+    }
+
+    @Test func aQuitAndAKillBothResumeAtTheSavedFrameAndANewConfigStartsOver() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let state = folder.appendingPathComponent("resume-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: state) }
+        let name = "resume-\(UUID().uuidString).yaml"
+        let config = folder.appendingPathComponent(name)
+        defer { try? FileManager.default.removeItem(at: config) }
+        try Data("playlist:\n  items: [b.webm, a.mp4]\n".utf8).write(to: config)
+
+        // SIGTERM half a second into the second item: the position is the frame on screen at the quit.
+        let first = try play(name, state: state, in: folder)
+        #expect(framesShown(first, atLeast: 12))
+        #expect(first.terminate() == 0)
+        let lastShown = try #require(first.events().last { $0["event"] as? String == "frame" && $0["dropped"] == nil })
+        let quit = try Self.saved(in: state)
+        #expect(quit.index == 1 && abs(quit.time - (lastShown["pts"] as? Double ?? -1)) < 0.001, "\(quit) \(lastShown)")
+
+        let second = try play(name, state: state, in: folder)
+        #expect(second.waitForEvents(seconds: 20) { $0.contains { $0["event"] as? String == "frame" } })
+        let resumed = try #require(Self.firstFrame(second))
+        // Within a frame (25 fps) of the saved point.
+        #expect(resumed.item == 1 && abs(resumed.pts - quit.time) < 0.04 + 0.001, "\(resumed) \(quit)")
+        #expect(second.standardError().contains("resume: item 2/2 at"))
+        let starts = second.events().filter { $0["event"] as? String == "itemStarted" }
+        #expect((starts.first?["index"] as? Int) == 1)
+
+        // kill -9 a second and more into the second item: the last save (every 2 s) is where it resumes.
+        #expect(second.waitForEvents(seconds: 30) { events in
+            events.contains { $0["event"] as? String == "itemStarted" && ($0["index"] as? Int) == 0 }
+                && events.last(where: { $0["event"] as? String == "frame" }).map { ($0["item"] as? Int) == 1 && ($0["pts"] as? Double ?? 0) > 1.2 } == true
+        })
+        Thread.sleep(forTimeInterval: 2.2)
+        kill(second.process.processIdentifier, SIGKILL)
+        second.process.waitUntilExit()
+        let killed = try Self.saved(in: state)
+        let third = try play(name, state: state, in: folder)
+        #expect(third.waitForEvents(seconds: 20) { $0.contains { $0["event"] as? String == "frame" } })
+        let afterKill = try #require(Self.firstFrame(third))
+        #expect(afterKill.item == killed.index && abs(afterKill.pts - killed.time) < 0.041, "\(afterKill) \(killed)")
+        #expect(third.terminate() == 0)
+
+        // Another config: from the top, said once.
+        try Data("playlist:\n  items: [a.mp4, b.webm]\n".utf8).write(to: config)
+        let fourth = try play(name, state: state, in: folder)
+        #expect(fourth.waitForEvents(seconds: 20) { $0.contains { $0["event"] as? String == "frame" } })
+        let top = try #require(Self.firstFrame(fourth))
+        #expect(top.item == 0 && top.pts < 0.001)
+        #expect(fourth.standardError().contains("resume: the config changed since the position was saved"))
+        #expect(fourth.terminate() == 0)
+    }
+
+    @Test func resumeFalseStartsFromTheTop() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let state = folder.appendingPathComponent("resume-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: state) }
+        let name = "resume-off-\(UUID().uuidString).yaml"
+        let config = folder.appendingPathComponent(name)
+        defer { try? FileManager.default.removeItem(at: config) }
+        try Data("resume: false\nplaylist:\n  items: [b.webm, a.mp4]\n".utf8).write(to: config)
+        let first = try play(name, state: state, in: folder)
+        #expect(framesShown(first, atLeast: 5))
+        #expect(first.terminate() == 0)
+        #expect(!FileManager.default.fileExists(atPath: state.appendingPathComponent("position.json").path))
+    }
+}

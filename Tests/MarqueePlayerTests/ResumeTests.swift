@@ -1,0 +1,50 @@
+import MarqueeCore
+import Testing
+@testable import MarqueePlayer
+
+private let frame25 = MediaTime(1, per: 25)
+
+/// A restart resuming its saved position: the first item shown is the saved one, its first frame
+/// the one at the saved time (exact, pre-rolled), and the queue goes on from there.
+@Suite struct ResumeTests {
+    private func play(resumeAt point: ResumePoint?, configure: (inout PlayerSettings) -> Void = { _ in }) -> EventRecorder {
+        let media = ScriptedMedia(["a": .video(frames: 50, frameDuration: frame25), "b": .video(frames: 50, frameDuration: frame25),
+                                   "c": .video(frames: 25, frameDuration: frame25)])
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        settings.resumeAt = point
+        configure(&settings)
+        let recorder = EventRecorder()
+        let player = QueuePlayer(items: [QueueItem(url: "a"), QueueItem(url: "b"), QueueItem(url: "c")], settings: settings, opener: media,
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)), clock: VirtualClock(),
+                                 events: { recorder.record($0) })
+        player.start()
+        player.waitUntilFinished()
+        return recorder
+    }
+
+    @Test func theSavedItemStartsAtTheSavedFrameAndTheQueueGoesOn() {
+        let recorder = play(resumeAt: ResumePoint(index: 1, time: MediaTime(123, per: 100)))
+        let starts = recorder.events.compactMap { if case .itemStarted(let index, _, _, _) = $0 { index } else { nil } }
+        #expect(starts == [1, 2])
+        let shown = recorder.frames.filter { !$0.dropped }
+        // 1.23 s lies in frame 30 (1.20 to 1.24): the frame on screen at the saved time comes first.
+        #expect(shown.first.map { $0.item == 1 && $0.pts == frame25 * 30 } == true, "\(String(describing: shown.first))")
+        // The timeline counts from the item's start, as if it had played up to the saved time.
+        #expect(shown.first?.time == MediaTime(123, per: 100))
+        #expect(shown.filter { $0.item == 1 }.count == 20)
+        #expect(shown.filter { $0.item == 2 }.count == 25)
+    }
+
+    @Test func aPointPastTheQueueStartsFromTheTop() {
+        let recorder = play(resumeAt: ResumePoint(index: 7, time: .zero))
+        let starts = recorder.events.compactMap { if case .itemStarted(let index, _, _, _) = $0 { index } else { nil } }
+        #expect(starts == [0, 1, 2])
+    }
+
+    @Test func withoutAPointTheQueueStartsFromTheTop() {
+        let recorder = play(resumeAt: nil)
+        #expect(recorder.frames.first.map { $0.item == 0 && $0.pts == .zero } == true)
+    }
+}
