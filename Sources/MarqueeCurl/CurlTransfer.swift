@@ -50,7 +50,7 @@ final class CurlTransfer {
         guard code == CURLE_OK else { throw failure(code, easy) }
         let status = headers.status
         if headers.isSuccess, !bodyStarted { try body.begin(headers) }  // a 2xx without a body
-        guard headers.isSuccess || status == 304 else { throw .status(status) }
+        guard headers.isSuccess || (status == 304 && request.body == nil) else { throw .status(status) }
         return HTTPResponseHead(status: status, etag: headers.etag, lastModified: headers.lastModified,
                                 contentLength: headers.contentLength, resumedFrom: body.resumedFrom,
                                 effectiveURL: easy.string(CURLINFO_EFFECTIVE_URL).flatMap(URL.init(string:)) ?? request.url)
@@ -65,8 +65,21 @@ final class CurlTransfer {
         // Only the web: a redirect to file:, ftp:, gopher: and the like is refused, not followed.
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        try easy.set(CURLOPT_FOLLOWLOCATION, 1)
-        try easy.set(CURLOPT_MAXREDIRS, Self.maxRedirects)
+        if let upload = request.body {
+            // Size first: COPYPOSTFIELDS copies that many bytes (a body may hold zeros).
+            try easy.set(CURLOPT_POST, 1)
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(upload.count))
+            let copied: Result<Void, HTTPTransferError> = upload.withUnsafeBytes { bytes in
+                Result { () throws(HTTPTransferError) in
+                    try easy.set(CURLOPT_COPYPOSTFIELDS, pointer: UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+                }
+            }
+            try copied.get()
+            try easy.set(CURLOPT_FOLLOWLOCATION, 0)
+        } else {
+            try easy.set(CURLOPT_FOLLOWLOCATION, 1)
+            try easy.set(CURLOPT_MAXREDIRS, Self.maxRedirects)
+        }
         try easy.set(CURLOPT_SSL_VERIFYPEER, 1)
         try easy.set(CURLOPT_SSL_VERIFYHOST, 2)
         if let caFile = request.security.caFile { try easy.set(CURLOPT_CAINFO, caFile) }
@@ -120,7 +133,8 @@ final class CurlTransfer {
         var lines: [String] = []
         let resuming = resumes && request.resumeFrom > 0
         for (name, value) in [("If-None-Match", request.ifNoneMatch), ("If-Modified-Since", request.ifModifiedSince),
-                              ("If-Range", resuming ? request.ifRange : nil)] {
+                              ("If-Range", resuming ? request.ifRange : nil),
+                              ("Content-Type", request.body != nil ? request.contentType : nil)] {
             guard let value else { continue }
             guard !value.contains(where: \.isNewline) else { throw .refused("\(name) value with a line break refused") }
             lines.append("\(name): \(value)")

@@ -35,6 +35,12 @@ public final class LedgerWriter {
 
     public static let unwrittenLimit = 10_000
 
+    /// Days that must stay past the bounds: those an upload has not delivered yet. Only a full
+    /// disk deletes them. nil: every old day may go.
+    public var keeps: ((String) -> Bool)?
+    /// Said once: the bound is exceeded by days not uploaded yet.
+    private var saidKept = false
+
     /// Makes the folder (0750) if needed. Throws a one-line reason when it cannot.
     public init(folder path: String, maxBytes: Int64, keepDays: Int, digest: any FileDigesting,
                 notice: @escaping (LedgerNotice) -> Void) throws(LedgerError) {
@@ -181,7 +187,9 @@ public final class LedgerWriter {
     /// oldest days while the folder is over `maxBytes`; never the day being written.
     private func prune() {
         guard let current = open else { return }
-        var files = folder.files().filter { $0.day != current.day }
+        let all = folder.files().filter { $0.day != current.day }
+        let held = all.filter { keeps?($0.day) == true }
+        var files = all.filter { keeps?($0.day) != true }
         if let today = UTCTimestamp.milliseconds(parsing: current.day) {
             let oldestKept = UTCTimestamp.day(of: UTCTimestamp.text(milliseconds: today - Int64(keepDays - 1) * 86_400_000))
             for file in files where file.day < oldestKept {
@@ -189,11 +197,15 @@ public final class LedgerWriter {
             }
             files.removeAll { $0.day < oldestKept }
         }
-        var total = files.reduce(current.bytes) { $0 + $1.bytes }
+        var total = (files + held).reduce(current.bytes) { $0 + $1.bytes }
         while total > maxBytes, let oldest = files.first {
             delete(oldest.path, because: "the ledger is over its bound of \(maxBytes) bytes")
             total -= oldest.bytes
             files.removeFirst()
+        }
+        if total > maxBytes && !held.isEmpty && !saidKept {
+            saidKept = true
+            notice(.warning("ledger: over its bound of \(maxBytes) bytes with \(held.count) day\(held.count == 1 ? "" : "s") not uploaded yet; they are kept until sent (only a full disk deletes them)"))
         }
         folderBytes = total
     }

@@ -55,8 +55,10 @@ extension QueuePlayer {
             let lead = lookahead.advanceAtEnd() == .idle ? .zero : Self.handOverLead
             let deadline = presentation.due(length) - lead
             if clock.now() >= deadline { return true }
-            // Short slices: an item without pictures keeps following the device's clock.
-            if !sleepUntil(min(deadline, clock.now() + Self.handOverLead)) { applyPendingCommands() }
+            // Short slices: an item without pictures keeps following the device's clock. On the
+            // virtual clock with no device to follow, sleepUntil's own strides suffice.
+            let slice = realClock is VirtualClock && !settings.followsAudioClock ? deadline : min(deadline, clock.now() + Self.handOverLead)
+            if !sleepUntil(slice) { applyPendingCommands() }
         }
         return false
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import MarqueeConfig
 import MarqueeCore
 import MarqueeLedger
 
@@ -28,6 +29,8 @@ package final class PlayLedger: @unchecked Sendable {
     }
 
     private let writer: LedgerWriter
+    /// Sends the records to the fleet's receiver (`proofOfPlay.upload`); nil: they stay here.
+    package let uploader: LedgerUploader?
     private let queue = DispatchQueue(label: "marquee.ledger")
     private let lock = NSLock()
     private let device: String
@@ -52,8 +55,11 @@ package final class PlayLedger: @unchecked Sendable {
     package static let clockStepThreshold = 0.5
 
     package init(writer: LedgerWriter, device: String, screen: String, wallClock: @escaping @Sendable () -> Date,
-                 clockNow: @escaping @Sendable () -> Double, configDigest: @escaping @Sendable () -> String?, identity: ItemIdentity) {
+                 clockNow: @escaping @Sendable () -> Double, configDigest: @escaping @Sendable () -> String?, identity: ItemIdentity,
+                 uploader: LedgerUploader? = nil) {
         self.writer = writer
+        self.uploader = uploader
+        if let uploader { writer.keeps = { uploader.holdsUnsent(day: $0) } }
         self.device = device
         self.screen = screen
         self.wallClock = wallClock
@@ -97,6 +103,12 @@ package final class PlayLedger: @unchecked Sendable {
     package func finish() {
         lock.withLock { finished = true }
         queue.sync { writer.close() }
+        uploader?.stop()
+    }
+
+    /// Starts sending, when an upload is configured.
+    package func start() {
+        uploader?.start()
     }
 
     private func begin(_ shown: Shown, at t: Double) {
@@ -147,15 +159,16 @@ extension PlayLedger {
         guard let directory = plan.proofOfPlay.resolvedDirectory() else { return nil }
         let digest = backends.digests()
         let writer: LedgerWriter
+        let report: @Sendable (LedgerNotice) -> Void = { notice in
+            switch notice {
+            case .info(let line): logger.info("\(line)")
+            case .warning(let line): logger.warning("\(line)")
+            case .error(let line): logger.error("\(line)")
+            }
+        }
         do {
             writer = try LedgerWriter(folder: directory, maxBytes: plan.proofOfPlay.maxBytes, keepDays: plan.proofOfPlay.keepDays,
-                                      digest: digest) { notice in
-                switch notice {
-                case .info(let line): logger.info("\(line)")
-                case .warning(let line): logger.warning("\(line)")
-                case .error(let line): logger.error("\(line)")
-                }
-            }
+                                      digest: digest, notice: report)
         } catch {
             logger.error("\(error); playing without a play ledger")
             return nil
@@ -164,8 +177,27 @@ extension PlayLedger {
         let configPath = plan.remote != nil ? (plan.cache.resolvedDirectory() as NSString).appendingPathComponent("config/remote.yaml") : plan.configPath
         let fingerprint = ConfigFingerprint(path: configPath, digest: digest)
         logger.info("ledger: proof of play in \(directory)")
+        let uploader = plan.proofOfPlay.upload.map { upload in
+            LedgerUploader(folder: directory, settings: uploadSettings(upload, logger: logger), client: backends.http(), notice: report)
+        }
         return PlayLedger(writer: writer, device: plan.device.resolvedID(), screen: screen, wallClock: wallClock,
                           clockNow: { clock.now().seconds }, configDigest: { fingerprint.current() },
-                          identity: ItemIdentity(digest: digest, knownDigests: { remoteDigests[$0] ?? nil }))
+                          identity: ItemIdentity(digest: digest, knownDigests: { remoteDigests[$0] ?? nil }), uploader: uploader)
+    }
+
+    /// The receiver's URL, credentials (read once, never logged) and CA bundle.
+    private static func uploadSettings(_ upload: ProofOfPlayConfiguration.Upload, logger: Logger) -> LedgerUploader.Settings {
+        var security = HTTPSecurity(caFile: upload.caFile)
+        if let path = upload.credentials {
+            switch CredentialsFile.read(path) {
+            case .success(let (user, password)):
+                security.credentials = HTTPCredentials(user: user, password: password)
+                if let exposure = CredentialsFile.exposure(path) { logger.warning("ledger upload: credentials \(exposure)") }
+            case .failure(let problem):
+                logger.error("ledger upload: credentials \(path): \(problem.message); sending without them")
+            }
+        }
+        return LedgerUploader.Settings(url: upload.url, security: security, interval: upload.interval,
+                                       timeout: .milliseconds(Int64((upload.timeout * 1000).rounded())))
     }
 }

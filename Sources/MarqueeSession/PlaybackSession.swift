@@ -306,6 +306,7 @@ package final class PlaybackSession {
         mqtt?.start()
         clockJumps?.start()
         player.start()
+        ledger?.start()
         positions?.start(status: { [player] in player.status().playback }, items: plan.items)
         otherScreens?.start()
         startFleet()

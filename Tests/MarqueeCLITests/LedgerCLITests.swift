@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeTestSupport
 import Testing
 
 /// `marquee play` keeping the play ledger, and `marquee report` reading it: records for clips,
@@ -179,5 +180,79 @@ import Testing
         let adHoc = try PlayerRun(arguments: arguments, in: folder, environment: ["STATE_DIRECTORY": ""])
         #expect(adHoc.waitForExit(seconds: 30) == 0)
         #expect(!adHoc.standardError().contains("ledger"), "\(adHoc.standardError())")
+    }
+}
+
+/// A week of play on the fast clock with the receiver down for one of its days: every record the
+/// ledger holds reaches the receiver, repeats dropped by id, none missing, none foreign.
+@Suite(.serialized) struct LedgerUploadCLITests {
+    static func days(in ledger: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: ledger.path)) ?? []).filter { $0.hasPrefix("plays-") }.sorted()
+    }
+
+    @Test func aWeekWithTheReceiverDownForADayArrivesWhole() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let ledger = folder.appendingPathComponent("ledger-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: ledger) }
+        let store = ReceivedPlays()
+        var receiver = try PlayReceiver(store: store)
+        let port = receiver.port
+        // The first batch is stored and answered 500: it comes again, and the receiver drops the repeats.
+        receiver.answerNext([.storeThenFail])
+        let config = """
+            proofOfPlay:
+              dir: \(ledger.path)
+              upload: {url: "\(receiver.url)", interval: 1, timeout: 2}
+            playlist:
+              repeat: "off"
+              items:
+            """ + "\n" + String(repeating: "    - {url: still.png, duration: 21600, id: morning}\n    - {url: still.png, duration: 21600, id: evening}\n", count: 15)
+        let name = "upload-\(UUID().uuidString).yaml"
+        try Data(config.utf8).write(to: folder.appendingPathComponent(name))
+        defer { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        let run = try PlayerRun(arguments: ["play", name, "--output", "headless:160x90", "--audio", "null", "--control", "none",
+                                            "--clock", "fast"], in: folder)
+        defer { receiver.stop() }
+        func waitForDays(_ count: Int) -> Bool {
+            let deadline = Date().addingTimeInterval(120)
+            while Date() < deadline && run.process.isRunning {
+                if Self.days(in: ledger).count >= count { return true }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return false
+        }
+        // Down from the third day's first record to the fourth's, and for at least 3 s of real time
+        // (a virtual day passes in well under one): the uploader meets the outage.
+        #expect(waitForDays(3))
+        receiver.stop()
+        let downAt = Date()
+        #expect(waitForDays(4))
+        Thread.sleep(forTimeInterval: max(0, 3 - Date().timeIntervalSince(downAt)))
+        receiver = try PlayReceiver(store: store, port: port)
+        receiver.answerNext([.storeThenFail])
+        #expect(waitForDays(8))
+        let written = LedgerCLITests.records(in: ledger).compactMap { $0["id"] as? String }
+        // Until the receiver has acknowledged the last record written so far (upload.json, on disk).
+        func acknowledgedAll() -> Bool {
+            guard let last = Self.days(in: ledger).last,
+                  let data = try? Data(contentsOf: ledger.appendingPathComponent("upload.json")),
+                  let cursor = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let lines = try? String(contentsOf: ledger.appendingPathComponent(last), encoding: .utf8) else { return false }
+            return "plays-\(cursor["day"] as? String ?? "").jsonl" == last && cursor["seq"] as? Int == lines.split(separator: "\n").count
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline && !(Set(written).isSubset(of: Set(store.byID.keys)) && acknowledgedAll()) { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(run.terminate() == 0)
+        let received = store.byID
+        let held = Set(LedgerCLITests.records(in: ledger).compactMap { $0["id"] as? String })
+        #expect(written.count == 30, "a week and a half-day of six-hour stills, then nothing: the queue ran out")
+        #expect(Set(written).isSubset(of: Set(received.keys)), "\(Set(written).subtracting(received.keys).count) of \(written.count) missing")
+        #expect(Set(received.keys).isSubset(of: held))
+        #expect(received.values.contains { $0 > 1 })
+        // One warning per outage (the 500 and the refusals), each with its line when it takes records again.
+        let journal = run.standardError()
+        let outages = journal.components(separatedBy: "the records wait in the ledger").count - 1
+        #expect(outages >= 1 && outages <= 3, "\(journal)")
+        #expect(journal.components(separatedBy: "takes records again").count - 1 == outages, "\(journal)")
     }
 }

@@ -12,6 +12,31 @@ public struct ProofOfPlayConfiguration: Sendable, Equatable, Codable {
     public var maxBytes: Int64
     /// Days of files kept (UTC days, counted from the newest record's).
     public var keepDays: Int
+    /// `upload:`: where the records are POSTed; nil: they stay on the device.
+    public var upload: Upload?
+
+    /// `proofOfPlay.upload: {url, credentials, caFile, interval}`.
+    public struct Upload: Sendable, Equatable, Codable {
+        public var url: URL
+        /// A file holding `username:password` (Basic), read at start, never logged.
+        public var credentials: String?
+        public var caFile: String?
+        /// Seconds between rounds while the receiver keeps up.
+        public var interval: Double
+        /// Seconds a request may go without progress (connecting included) before it is given up.
+        public var timeout: Double
+
+        public static let intervalRange: ClosedRange<Double> = 1...86_400
+        public static let timeoutRange: ClosedRange<Double> = 1...300
+
+        public init(url: URL, credentials: String? = nil, caFile: String? = nil, interval: Double = 60, timeout: Double = 30) {
+            self.timeout = timeout
+            self.url = url
+            self.credentials = credentials
+            self.caFile = caFile
+            self.interval = interval
+        }
+    }
 
     public static let defaultMaxBytes: Int64 = 64 << 20
     public static let defaultKeepDays = 90

@@ -56,6 +56,10 @@ public struct HTTPRequest: Sendable, Equatable {
     public var connectTimeout: Duration = .seconds(15)
     /// A transfer that moves under 1 byte/s for this long is abandoned (a server gone silent).
     public var stallTimeout: Duration = .seconds(30)
+    /// `fetch` only: POSTs this body (with `contentType`) instead of a GET, and follows no
+    /// redirect (a 3xx is an error: a body is never re-sent elsewhere, or turned into a GET).
+    public var body: [UInt8]?
+    public var contentType: String?
 
     public init(url: URL, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, resumeFrom: Int64 = 0,
                 ifRange: String? = nil, maxBytesPerSecond: Int64? = nil, security: HTTPSecurity = HTTPSecurity()) {
