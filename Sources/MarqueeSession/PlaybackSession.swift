@@ -51,8 +51,8 @@ package final class PlaybackSession {
     private let logger: Logger
     /// `sync:`: works out a reloaded playlist's wall plan; nil: the player is not locked to the wall.
     private let syncPlanner: WallSyncPlanner?
-    /// Proof of play (`proofOfPlay:`, `--ledger`); nil when it is off.
-    private let ledger: PlayLedger?
+    /// Proof of play (`proofOfPlay:`, `--ledger`): every screen's records; nil when it is off.
+    private let ledger: PlayLedgerSink?
     /// Resume after a restart (`resume:`); nil when it is off.
     private let positions: PositionKeeper?
 
@@ -106,10 +106,12 @@ package final class PlaybackSession {
             logger.warning("events: \(count) events were not written: the events file, journal or terminal fell behind")
         })
         self.delivery = delivery
-        let ledger = PlayLedger.make(plan: plan, backends: backends, clock: clock, wallClock: wallClock,
-                                     screen: plan.mainScreen?.name ?? "main", logger: logger)
+        let ledger = PlayLedgerSink.make(plan: plan, backends: backends, logger: logger)
         self.ledger = ledger
-        if let ledger { observer.attach { ledger.observe($0, at: $1) } }
+        if let recorder = ledger?.recorder(plan: plan, screen: plan.mainScreen?.name ?? "main", clock: clock, wallClock: wallClock,
+                                          digest: backends.digests()) {
+            observer.attach { recorder.observe($0, at: $1) }
+        }
         let fleet = FleetSetup.make(plan: plan, backends: backends, post: { [delivery] in delivery.post($0, at: clock.now().seconds) }, logger: logger)
         self.fleet = fleet
         self.plan = plan
@@ -159,7 +161,7 @@ package final class PlaybackSession {
         do {
             otherScreens = screens.others.isEmpty ? nil
                 : try ScreenPlayers(outputs: screens, plan: plan, overrides: overrides, clock: clock, audio: audioChoice,
-                                    eventsPath: eventsPath, traceFrames: traceFrames, backends: backends, logger: logger)
+                                    eventsPath: eventsPath, traceFrames: traceFrames, ledger: ledger, backends: backends, logger: logger)
         } catch {
             // An events file that cannot be made ends the run: every CRTC is put back first.
             _ = screens.close()
@@ -274,7 +276,7 @@ package final class PlaybackSession {
 
     /// The wall clock a timetable is read on: the system's; on the virtual clock, the start time
     /// plus its time, so a schedule runs as fast as the playback.
-    private static func wallClock(for clock: PlaybackClock) -> @Sendable () -> Date {
+    package static func wallClock(for clock: PlaybackClock) -> @Sendable () -> Date {
         guard clock is VirtualClock else { return { Date() } }
         let start = Date()
         return { start.addingTimeInterval(clock.now().seconds) }

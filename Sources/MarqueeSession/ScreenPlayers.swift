@@ -22,7 +22,7 @@ package final class ScreenPlayers: @unchecked Sendable {
     private let running: [Running]
 
     package init(outputs: any ScreenSet, plan: PlaybackPlan, overrides: PlanOverrides, clock sharedClock: PlaybackClock, audio audioChoice: AudioChoice,
-         eventsPath: String?, traceFrames: Bool, backends: Backends, logger: Logger) throws {
+         eventsPath: String?, traceFrames: Bool, ledger: PlayLedgerSink? = nil, backends: Backends, logger: Logger) throws {
         var running: [Running] = []
         if eventsPath == "-" || eventsPath == "/dev/stdout", !outputs.others.isEmpty {
             logger.warning("events: standard output carries the main screen's events only; give --events a file for every screen's")
@@ -48,10 +48,14 @@ package final class ScreenPlayers: @unchecked Sendable {
             let journal = EventLogger(logger: screenLogger, itemCount: items.count)
             // The player's status folds its events off the present thread, as the main one's does.
             let folder = StatusFolder()
+            // The device's one ledger, each record naming its screen.
+            let recorder = ledger?.recorder(plan: plan, screen: screen.name, clock: clock, wallClock: PlaybackSession.wallClock(for: clock),
+                                            digest: backends.digests())
             let delivery = EventDeliveryThread(deliver: { event, at in
                 folder.player?.recordStatus(event, at: at)
                 writer?.write(event, at: at)
                 journal.log(event)
+                recorder?.observe(event, at: at)
             }, reportLoss: { [screenLogger] count in screenLogger.warning("events: \(count) events were not written") })
             let audio: AudioDevice
             if let device = screen.audioDevice, audioChoice != .null {

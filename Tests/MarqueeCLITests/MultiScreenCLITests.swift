@@ -42,6 +42,22 @@ import Testing
         }
     }()
 
+    /// Both screens' plays go into the device's one ledger, one chain, each record naming its screen.
+    @Test func everyScreensPlaysAreInTheOneLedger() throws {
+        let folder = try Self.workspace.get()
+        let ledger = folder.appendingPathComponent("ledger-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: ledger) }
+        let run = try PlayerRun(arguments: ["play", "screens.yaml", "--output", "headless", "--clock", "fast", "--exit-when-idle",
+                                            "--control", "none", "--input", "none", "--ledger", ledger.path], in: folder)
+        #expect(run.waitForExit(seconds: 60) == 0, "\(run.standardError())")
+        let records = LedgerCLITests.records(in: ledger)
+        let shown = records.map { "\($0["screen"] as? String ?? "?") \(URL(fileURLWithPath: $0["url"] as? String ?? "").lastPathComponent)" }
+        #expect(shown.sorted() == ["left left.mp4", "right right.mp4", "right right2.webm"], "\(shown)")
+        #expect(records.allSatisfy { $0["ended"] as? String == "completed" })
+        let verify = try MarqueeProcess.run(["report", ledger.path, "--verify"], in: folder)
+        #expect(verify.status == 0 && verify.standardOutput.contains("3 records, chain intact"), "\(verify)")
+    }
+
     @Test func twoScreensPlayTheirOwnPlaylistsAtOnceGapless() throws {
         let folder = try Self.workspace.get()
         let run = try PlayerRun(arguments: ["play", "screens.yaml", "--output", "headless", "--clock", "fast", "--exit-when-idle",

@@ -14,11 +14,11 @@ import Testing
         var wall = 1_800_000_000.0
     }
 
-    private func ledger(_ folder: String, _ clocks: Clocks) throws -> PlayLedger {
+    private func ledger(_ folder: String, _ clocks: Clocks) throws -> (PlayLedger, PlayLedgerSink) {
         let writer = try LedgerWriter(folder: folder, maxBytes: 1 << 20, keepDays: 30, digest: FileSHA256()) { _ in }
-        return PlayLedger(writer: writer, device: "d", screen: "main", wallClock: { Date(timeIntervalSince1970: clocks.wall) },
-                          clockNow: { clocks.player }, configDigest: { "sha256:c" },
-                          identity: ItemIdentity(digest: FileSHA256(), knownDigests: { _ in nil }))
+        let sink = PlayLedgerSink(writer: writer, identity: ItemIdentity(digest: FileSHA256(), knownDigests: { _ in nil }))
+        return (PlayLedger(sink: sink, device: "d", screen: "main", wallClock: { Date(timeIntervalSince1970: clocks.wall) },
+                           clockNow: { clocks.player }, configDigest: { "sha256:c" }), sink)
     }
 
     private func records(_ folder: String) -> [LedgerRecord] {
@@ -30,7 +30,7 @@ import Testing
         let folder = NSTemporaryDirectory() + "play-ledger-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let clocks = Clocks()
-        let ledger = try ledger(folder, clocks)
+        let (ledger, sink) = try ledger(folder, clocks)
         // Events reach the ledger a little after they were stamped: 100.0 is 0.02 s ago.
         clocks.player = 100.02
         ledger.observe(.itemStarted(index: 0, url: "https://cms/a.mp4", title: "A", id: "ad-7"), at: 100.0)
@@ -44,7 +44,7 @@ import Testing
         ledger.observe(.itemEnded(index: 0, url: "https://cms/a.mp4", reason: .playbackError, message: "gone"), at: 121.5)
         ledger.observe(.itemStarted(index: 0, url: "https://cms/c.mp4"), at: 122.0)
         ledger.observe(.itemEnded(index: 0, url: "https://cms/c.mp4", reason: .userExited, message: nil), at: 123.0)
-        ledger.finish()
+        sink.finish()
         let written = records(folder)
         #expect(written.map(\.ended) == ["completed", "displayOff", "daypartChanged", "userExited"])
         #expect(written.map(\.seconds) == [10, 2.5, 1, 1])
@@ -60,13 +60,13 @@ import Testing
         let folder = NSTemporaryDirectory() + "play-ledger-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let clocks = Clocks()
-        let ledger = try ledger(folder, clocks)
+        let (ledger, sink) = try ledger(folder, clocks)
         ledger.observe(.itemStarted(index: 0, url: "/a.mp4"), at: 100.0)
         // Ten seconds on screen, during which the wall clock was set back an hour.
         clocks.player = 110.0
         clocks.wall += 10 - 3600
         ledger.observe(.itemEnded(index: 0, url: "/a.mp4", reason: .playbackEnded, message: nil), at: 110.0)
-        ledger.finish()
+        sink.finish()
         let record = try #require(records(folder).first)
         #expect(record.seconds == 10)
         #expect(record.end == UTCTimestamp.text(milliseconds: 1_800_000_010_000))
