@@ -15,7 +15,7 @@ struct ConfigurationDecoder {
     /// Where each item decoded so far was written, in order (for `sync:`, which has one playlist).
     var itemPlaces: [SyncConfiguration.Place] = []
 
-    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "mqtt", "osd", "log", "source", "cache", "sync", "displays", "media"]
+    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "mqtt", "osd", "log", "source", "cache", "sync", "displays", "media", "metrics"]
 
     mutating func decodeConfiguration(_ root: Node, source: URL) -> MarqueeConfiguration? {
         guard let fields = fields(of: root, in: "the config", allowed: Self.sections, allowsNothing: false) else {
@@ -82,6 +82,7 @@ struct ConfigurationDecoder {
                                     remote: remote, cache: cache, sync: sync, source: source)
         configuration.screens = screens
         if let media = fields["media"] { configuration.media = decodeMedia(media.value) }
+        configuration.metrics = fields["metrics"].map { decodeMetrics($0.value) }
         return configuration
     }
 

@@ -24,6 +24,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     public var cache: CacheConfiguration
     /// `media:`: the folders a control client's `load` may read from.
     public var media = MediaConfiguration()
+    /// `metrics:`: Prometheus's `/metrics` over HTTP; nil: no metrics server.
+    public var metrics: MetricsConfiguration?
     /// `sync:`: frame-locked playback from a shared epoch; nil: the player runs on its own.
     public var sync: SyncConfiguration?
     /// `displays:`: every screen, in file order; empty with the single-screen `display:`. The
@@ -110,7 +112,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
 // list spelling (so their order, which decides overlaps, survives JSON).
 extension MarqueeConfiguration: Codable {
     private enum CodingKeys: String, CodingKey {
-        case playlist, playlists, schedule, display, audio, input, network, control, mqtt, osd, log, remote, cache, source, displays, media
+        case playlist, playlists, schedule, display, audio, input, network, control, mqtt, osd, log, remote, cache, source, displays, media, metrics
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -133,6 +135,7 @@ extension MarqueeConfiguration: Codable {
         if cache != CacheConfiguration() { try container.encode(cache, forKey: .cache) }
         if !screens.isEmpty { try container.encode(screens, forKey: .displays) }
         if media != MediaConfiguration() { try container.encode(media, forKey: .media) }
+        try container.encodeIfPresent(metrics, forKey: .metrics)
         try container.encode(source, forKey: .source)
     }
 
@@ -160,5 +163,6 @@ extension MarqueeConfiguration: Codable {
         source = try container.decode(URL.self, forKey: .source)
         screens = try container.decodeIfPresent([ScreenConfiguration].self, forKey: .displays) ?? []
         media = try container.decodeIfPresent(MediaConfiguration.self, forKey: .media) ?? MediaConfiguration()
+        metrics = try container.decodeIfPresent(MetricsConfiguration.self, forKey: .metrics)
     }
 }
