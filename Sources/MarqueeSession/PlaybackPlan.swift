@@ -28,6 +28,8 @@ package struct PlaybackPlan {
     package var control = ControlConfiguration()
     /// `mqtt:`: the broker, topic and credentials; nil: no MQTT.
     package var mqtt: MQTTConfiguration?
+    /// `metrics:`: where `/metrics` is served (`--metrics` overrides it); nil: no metrics server.
+    package var metrics: MetricsConfiguration?
     /// `osd:`: the media controller's labels on the screen and the status card.
     package var osd = OSDSettings()
     package var warnings: [String] = []
@@ -106,6 +108,7 @@ package struct PlaybackPlan {
                             cachedMedia: cachedMedia(configuration), sync: configuration.sync)
         plan.screens = configuration.screens
         plan.mediaRoots = configuration.media.roots
+        plan.metrics = configuration.metrics
         return plan
     }
 
@@ -158,10 +161,12 @@ package struct PlanOverrides {
     package var inputDevices: InputConfiguration.Devices?
     package var grab: Bool?
     package var control: ControlConfiguration.Socket?
+    /// `--metrics ADDRESS|none`: `.some(nil)` turns a config's metrics server off.
+    package var metrics: MetricsListenAddress??
 
     package init(output: DisplayConfiguration.Output? = nil, repeatMode: RepeatMode? = nil, scaling: ScalingMode? = nil,
                  exitWhenIdle: Bool = false, inputDevices: InputConfiguration.Devices? = nil, grab: Bool? = nil,
-                 control: ControlConfiguration.Socket? = nil) {
+                 control: ControlConfiguration.Socket? = nil, metrics: MetricsListenAddress?? = nil) {
         self.output = output
         self.repeatMode = repeatMode
         self.scaling = scaling
@@ -169,6 +174,7 @@ package struct PlanOverrides {
         self.inputDevices = inputDevices
         self.grab = grab
         self.control = control
+        self.metrics = metrics
     }
 
     package func apply(to plan: inout PlaybackPlan) {
@@ -182,6 +188,7 @@ package struct PlanOverrides {
         plan.settings.exitWhenIdle = exitWhenIdle
         if let inputDevices { plan.input.devices = inputDevices }
         if let control { plan.control.socket = control }
+        if let metrics { plan.metrics = metrics.map { MetricsConfiguration(listen: $0) } }
         if let grab { plan.input.grab = grab }
     }
 }
