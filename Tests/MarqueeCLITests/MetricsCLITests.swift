@@ -94,9 +94,10 @@ import Testing
 
     @Test func aMalformedMetricsFlagIsAUsageError() throws {
         let media = try PlayCommandTests.workspace.get()
-        let outcome = try MarqueeProcess.run(["play", media.appendingPathComponent("a.mp4").path, "--metrics", "9150"], in: media)
-        #expect(outcome.status == 64, "\(outcome.standardError)")
-        #expect(outcome.standardError.contains("--metrics: '9150' is not an address to listen on"), "\(outcome.standardError)")
+        // Bounded: a player that took the flag would play on, and is stopped after 10 s.
+        let run = try play([media.appendingPathComponent("a.mp4").path, "--metrics", "9150"], in: media)
+        #expect(run.waitForExit(seconds: 10) == 64, "\(run.standardError())")
+        #expect(run.standardError().contains("--metrics: '9150' is not an address to listen on"), "\(run.standardError())")
     }
 
     /// `promtool check metrics` over `page` on its standard input: the exit status and what it said.
