@@ -29,21 +29,11 @@ import Testing
                                                          "--clock", "realtime"], in: folder, traceFrames: false)
     }
 
-    private func waitFor(_ run: PlayerRun, seconds: Double = 20, _ text: String) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if run.standardError().contains(text) { return true }
-            if !run.process.isRunning { return run.standardError().contains(text) }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return false
-    }
-
     @Test func aRealPrometheusScrapesThePlayersSeriesAndPromtoolPassesThePage() throws {
         let port = try PrometheusServer.freePort()
         let (folder, path) = try config(port: port)
         let run = try play([path], in: folder)
-        #expect(waitFor(run, "metrics: serving http://127.0.0.1:\(port)/metrics"), "\(run.standardError())")
+        #expect(run.waitForStandardError(containing: "metrics: serving http://127.0.0.1:\(port)/metrics"), "\(run.standardError())")
         let prometheus = try PrometheusServer(scraping: "127.0.0.1:\(port)")
         defer { prometheus.stop() }
 
@@ -78,10 +68,10 @@ import Testing
         let port = try PrometheusServer.freePort()
         let (folder, path) = try config(port: port)
         let first = try play([path], in: folder)
-        #expect(waitFor(first, "metrics: serving http://127.0.0.1:\(port)/metrics"), "\(first.standardError())")
+        #expect(first.waitForStandardError(containing: "metrics: serving http://127.0.0.1:\(port)/metrics"), "\(first.standardError())")
         // `--metrics` names the same address for a second player.
         let second = try play([path, "--metrics", "127.0.0.1:\(port)"], in: folder)
-        #expect(waitFor(second, "metrics: cannot listen on 127.0.0.1:\(port): Address already in use; playing on without metrics"),
+        #expect(second.waitForStandardError(containing: "metrics: cannot listen on 127.0.0.1:\(port): Address already in use; playing on without metrics"),
                 "\(second.standardError())")
         #expect(second.waitForEvents(seconds: 20) { $0.contains { $0["event"] as? String == "itemStarted" } }, "\(second.standardError())")
         #expect(second.process.isRunning)

@@ -61,6 +61,17 @@ final class PlayerRun {
         (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
     }
 
+    /// Whether stderr holds `text`, waiting up to `seconds` (less if the process exits).
+    func waitForStandardError(containing text: String, seconds: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if standardError().contains(text) { return true }
+            if !process.isRunning { return standardError().contains(text) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
     /// Polls the log until `done` holds, the process exits, or `seconds` pass.
     func waitForEvents(seconds: Double = 60, until done: ([[String: Any]]) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)

@@ -117,16 +117,9 @@ import Testing
     }
 
     @Test func theMetricsAddressReachesThePlanIsRestartOnlyAndTheFlagOverridesIt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-plan-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let config = folder.appendingPathComponent("plan.yaml")
-        try Data("playlist:\n  items: [a.mp4]\n".utf8).write(to: config)
-        var plan = try PlaybackPlan.fromConfig(path: config.path)
+        var (plan, reloaded) = try RestartOnlySettingTests.plans("playlist:\n  items: [a.mp4]\n",
+                                                                 "playlist:\n  items: [a.mp4]\nmetrics:\n  listen: 0.0.0.0:9100\n")
         #expect(plan.metrics == nil)
-
-        try Data("playlist:\n  items: [a.mp4]\nmetrics:\n  listen: 0.0.0.0:9100\n".utf8).write(to: config)
-        var reloaded = try PlaybackPlan.fromConfig(path: config.path)
         #expect(reloaded.metrics?.listen == MetricsListenAddress(host: "0.0.0.0", port: 9100))
         #expect(plan.restartOnlyChanges(comparedWith: reloaded) == ["metrics"])
         #expect(reloaded.keepingRestartOnly(from: plan).metrics == nil)
