@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // System libraries, found with pkg-config. Each shim header wraps what Swift cannot import.
@@ -33,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "CCEC", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Pure Swift: imports no C module.
         .target(name: "MarqueeCore", dependencies: ["CLinux"]),
@@ -58,6 +60,14 @@ let package = Package(
         .target(name: "MarqueeFriBidi", dependencies: ["MarqueeCore", "CFriBidi"]),
         // HTTP(S) through libcurl: the blocking HTTPTransferring client the remote config and media cache use.
         .target(name: "MarqueeCurl", dependencies: ["MarqueeCore", "CCurl"]),
+        // HTTP serving through libmicrohttpd: `GET /metrics` on a thread of the library's own.
+        .target(name: "MarqueeHTTPServer", dependencies: ["MarqueeCore", "CMicroHTTPD"]),
+        // Prometheus metrics: the player's events and the status folded into series, written in the
+        // text exposition format by swift-prometheus; imports no C module and serves nothing itself.
+        .target(name: "MarqueeMetrics", dependencies: [
+            "MarqueeCore",
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
         // The engine: drives any MediaOpening, VideoOutput and PlaybackClock; imports no C module.
         .target(name: "MarqueePlayer", dependencies: ["MarqueeCore"]),
         // The control transports (the socket, one JSON object per line; MQTT's topics over any
@@ -73,7 +83,7 @@ let package = Package(
         // endpoints and the session that wires them, over a Backends value of device factories;
         // imports no backend and no C module, so tests drive it in process with stand-ins.
         .target(name: "MarqueeSession", dependencies: [
-            "MarqueeCore", "MarqueeConfig", "MarqueePlayer", "MarqueeControl", "MarqueeFleet", "MarqueeLedger",
+            "MarqueeCore", "MarqueeConfig", "MarqueePlayer", "MarqueeControl", "MarqueeFleet", "MarqueeLedger", "MarqueeMetrics",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "marquee", dependencies: [
@@ -94,6 +104,7 @@ let package = Package(
             "MarqueeFreeType",
             "MarqueeFriBidi",
             "MarqueeCurl",
+            "MarqueeHTTPServer",
             "CLinux",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -117,8 +128,10 @@ let package = Package(
         // The cache against a loopback HTTP server (a test stand-in client) and libavutil's SHA-256.
         .testTarget(name: "MarqueeFleetTests", dependencies: ["MarqueeFleet", "MarqueeCore", "MarqueeMedia", "MarqueeTestSupport"]),
         // The application layer in process: plans, reloads, the fleet, the wall and the session over stand-in backends.
+        // The series the events and status make, and the libmicrohttpd server asked over real HTTP (curl).
+        .testTarget(name: "MarqueeMetricsTests", dependencies: ["MarqueeMetrics", "MarqueeHTTPServer", "MarqueeCore", "MarqueeCurl"]),
         .testTarget(name: "MarqueeSessionTests", dependencies: ["MarqueeSession", "MarqueeConfig", "MarqueePlayer", "MarqueeControl",
-                                                               "MarqueeCore", "MarqueeMedia", "MarqueeCurl", "MarqueeTestSupport", "MarqueeLedger",
+                                                               "MarqueeCore", "MarqueeMedia", "MarqueeCurl", "MarqueeTestSupport", "MarqueeLedger", "MarqueeHTTPServer",
                                                                .product(name: "Logging", package: "swift-log")]),
         // The ledger's files, chain and reports with libavutil's SHA-256; its upload through libcurl
         // to a loopback receiver that fails, hangs and repeats.

@@ -40,7 +40,7 @@ done
 # The libraries the release binary links (Debian 12 / Raspberry Pi OS bookworm names).
 RUNTIME_PACKAGES=(libavformat59 libavcodec59 libavutil57 libswscale6 libswresample4 libavfilter8
                   libdrm2 libasound2 libevdev2 alsa-utils
-                  libfreetype6 libharfbuzz0b libfribidi0 fonts-dejavu-core libmosquitto1 libcurl4)
+                  libfreetype6 libharfbuzz0b libfribidi0 fonts-dejavu-core libmosquitto1 libcurl4 libmicrohttpd12)
 GROUPS_NEEDED=(video audio input render)
 
 run() {  # echo, and run unless --dry-run

@@ -15,6 +15,8 @@ packages=("$@")
   mosquitto mosquitto-clients   # the broker and mosquitto_pub/sub, for the MQTT tests
   libcurl4-openssl-dev  # HTTP(S) downloads (MarqueeCurl)
   openssl           # the curl tests make a throwaway CA and run openssl s_server
+  libmicrohttpd-dev # the /metrics HTTP server (MarqueeHTTPServer)
+  prometheus        # the metrics tests scrape with a real Prometheus and lint with promtool
 )
 
 missing=()

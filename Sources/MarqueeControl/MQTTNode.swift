@@ -62,6 +62,9 @@ public final class MQTTNode: ControlTransport, @unchecked Sendable {
     /// `127.0.0.1:1883`
     public var address: String { client.address }
 
+    /// Whether the broker has accepted the current connection.
+    public var isConnected: Bool { client.isConnected }
+
     public func start(log: @escaping @Sendable (_ warning: Bool, _ line: String) -> Void) {
         service.connected(peer, via: self)
         client.start(BrokerHandlers(

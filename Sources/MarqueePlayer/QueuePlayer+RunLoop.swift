@@ -255,6 +255,8 @@ extension QueuePlayer {
             case .present:
                 if !isDrawn || onScreen.backBufferReplaced { draw(picture) }
                 show()
+                // Shown within the scheduler's early tolerance counts as on time.
+                presentLateness.record(nanoseconds: max(.zero, clock.now() - due).ticks(timescale: 1_000_000_000))
                 // A late first frame's timeline started over when it was drawn; a flip that waits
                 // for the vblank (legacy KMS) puts it on screen later still, and the next frame,
                 // due a slot after the draw, would be dropped for it (seen under TCG: 40 ms). The

@@ -25,6 +25,9 @@ public final class QueuePlayer: @unchecked Sendable {
     /// was emitted, or for a frame when it went on screen.
     let deliver: @Sendable (PlayerEvent, MediaTime) -> Void
     let statusStore: PlayerStatusStore
+    /// How late each presented frame went up, for the metrics' histogram: written by the present
+    /// thread without a lock, read (or left to fill, and then not kept) by the metrics side.
+    public let presentLateness = LatenessSamples()
     /// Lays the items' audio end to end on the audio output; nil plays video only.
     let audioRenderer: AudioRenderer?
     /// Time-stretches the sound at a rate other than 1; nil (or failing): the sound is muted then.

@@ -6,7 +6,7 @@ import MarqueePlayer
 
 /// Every device and service a session talks to, as factories: the screens, the sound device, the
 /// TV's power, the media opener and sound stretchers, the OSD, keypads, HTTP, the broker, PNG
-/// encoding and the clocks. `marquee` fills it with the real backends (FFmpeg, DRM, ALSA, evdev,
+/// encoding, the clocks and the metrics server. `marquee` fills it with the real backends (FFmpeg, DRM, ALSA, evdev,
 /// CEC, curl, mosquitto); a test fills it with stand-ins and drives a `PlaybackSession` in process.
 package struct Backends: Sendable {
     /// Opens the screens of a plan: a single output, or every screen of `displays:`.
@@ -31,6 +31,9 @@ package struct Backends: Sendable {
     package var kernelClock: @Sendable () -> KernelClockReading?
     /// Hears the config file being written or renamed into place (inotify on its folder).
     package var configWatch: @Sendable (_ path: String, _ logger: Logger, _ events: ControlPlaneLoop, _ changed: @escaping @Sendable () -> Void) -> any ConfigWatching
+    /// Serves `page()` as `GET /metrics` at `listen`, on a thread of the server's own; throws the
+    /// one-line reason when the address cannot be listened on.
+    package var metricsServer: @Sendable (_ listen: MetricsListenAddress, _ page: @escaping @Sendable () -> String) throws -> any MetricsServing
 
     package init(screens: @escaping @Sendable (PlaybackPlan, Logger, ControlPlaneLoop) throws -> any ScreenSet,
                 audio: @escaping @Sendable (AudioRequest, Logger) -> AudioDevice,
@@ -45,7 +48,8 @@ package struct Backends: Sendable {
                 png: @escaping @Sendable (Canvas) throws -> [UInt8],
                 clockJumps: @escaping @Sendable (ControlPlaneLoop, @escaping @Sendable () -> Void) -> Result<any ClockJumpWatching, ClockWatchError>,
                 kernelClock: @escaping @Sendable () -> KernelClockReading?,
-                configWatch: @escaping @Sendable (String, Logger, ControlPlaneLoop, @escaping @Sendable () -> Void) -> any ConfigWatching) {
+                configWatch: @escaping @Sendable (String, Logger, ControlPlaneLoop, @escaping @Sendable () -> Void) -> any ConfigWatching,
+                metricsServer: @escaping @Sendable (MetricsListenAddress, @escaping @Sendable () -> String) throws -> any MetricsServing) {
         self.screens = screens
         self.audio = audio
         self.displayPower = displayPower
@@ -60,6 +64,7 @@ package struct Backends: Sendable {
         self.clockJumps = clockJumps
         self.kernelClock = kernelClock
         self.configWatch = configWatch
+        self.metricsServer = metricsServer
     }
 }
 

@@ -62,6 +62,9 @@ package final class MQTTEndpoint: @unchecked Sendable {
         node.start(log: { [logger] warning, line in warning ? logger.warning("\(line)") : logger.info("\(line)") })
     }
 
+    /// Whether the broker has accepted the connection now (`marquee_mqtt_connected`).
+    package var isConnected: Bool { node.isConnected }
+
     package func observe(_ event: PlayerEvent, at seconds: Double) {
         node.observe(event, at: seconds)
     }

@@ -28,6 +28,8 @@ package struct PlaybackPlan {
     package var control = ControlConfiguration()
     /// `mqtt:`: the broker, topic and credentials; nil: no MQTT.
     package var mqtt: MQTTConfiguration?
+    /// `metrics:`: where `/metrics` is served (`--metrics` overrides it); nil: no metrics server.
+    package var metrics: MetricsConfiguration?
     /// `osd:`: the media controller's labels on the screen and the status card.
     package var osd = OSDSettings()
     package var warnings: [String] = []
@@ -115,6 +117,7 @@ package struct PlaybackPlan {
         plan.proofOfPlay = configuration.proofOfPlay
         plan.device = configuration.device
         plan.resume = configuration.resume
+        plan.metrics = configuration.metrics
         return plan
     }
 
@@ -169,10 +172,12 @@ package struct PlanOverrides {
     package var control: ControlConfiguration.Socket?
     /// `--ledger DIR`: the play ledger on, in that folder.
     package var ledger: String?
+    /// `--metrics ADDRESS|none`: `.some(nil)` turns a config's metrics server off.
+    package var metrics: MetricsListenAddress??
 
     package init(output: DisplayConfiguration.Output? = nil, repeatMode: RepeatMode? = nil, scaling: ScalingMode? = nil,
                  exitWhenIdle: Bool = false, inputDevices: InputConfiguration.Devices? = nil, grab: Bool? = nil,
-                 control: ControlConfiguration.Socket? = nil, ledger: String? = nil) {
+                 control: ControlConfiguration.Socket? = nil, ledger: String? = nil, metrics: MetricsListenAddress?? = nil) {
         self.ledger = ledger
         self.output = output
         self.repeatMode = repeatMode
@@ -181,6 +186,7 @@ package struct PlanOverrides {
         self.inputDevices = inputDevices
         self.grab = grab
         self.control = control
+        self.metrics = metrics
     }
 
     package func apply(to plan: inout PlaybackPlan) {
@@ -194,6 +200,7 @@ package struct PlanOverrides {
         plan.settings.exitWhenIdle = exitWhenIdle
         if let inputDevices { plan.input.devices = inputDevices }
         if let control { plan.control.socket = control }
+        if let metrics { plan.metrics = metrics.map { MetricsConfiguration(listen: $0) } }
         if let grab { plan.input.grab = grab }
         if let ledger {
             plan.proofOfPlay.enabled = true

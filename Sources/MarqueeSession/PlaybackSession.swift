@@ -35,6 +35,8 @@ package final class PlaybackSession {
     private let control: ControlEndpoint?
     /// The MQTT node (config `mqtt:`); nil without one.
     private let mqtt: MQTTEndpoint?
+    /// `/metrics` (config `metrics:`, `--metrics`); nil without it or when its address was refused.
+    private let metrics: MetricsEndpoint?
     /// Tells the player when the wall clock is set, so a timetable follows the jump; nil without
     /// a schedule, or on the virtual clock (whose wall time is its own).
     private let clockJumps: (any ClockJumpWatching)?
@@ -239,6 +241,8 @@ package final class PlaybackSession {
         }
         if let service = control?.service ?? mqtt?.service { observer.attach(service) }
         if let mqtt { observer.attach { mqtt.observe($0, at: $1) } }
+        metrics = MetricsEndpoint.make(plan.metrics, player: player, fleet: fleet, mqtt: mqtt, backends: backends, logger: logger)
+        if let metrics { observer.attach { metrics.observe($0, at: $1) } }
     }
 
     /// The first playlist of a run whose media come over HTTP: through the cache, and with
@@ -326,6 +330,7 @@ package final class PlaybackSession {
         positions?.stop()
         control?.stop()
         mqtt?.stop()
+        metrics?.stop()
         loadStaging?.stop(unless: fleet)
         fleet?.stop()
         cec?.finish(waitingAtMost: Self.cecGrace)

@@ -2,7 +2,7 @@ import MarqueeConfig
 import MarqueePlayer
 
 /// One part of a config that a reload may not change while playing: the screen, the sound card,
-/// the input devices, the socket, the broker and the cache are opened once at start. This table is
+/// the input devices, the socket, the broker, the metrics server and the cache are opened once at start. This table is
 /// the only list of them: the reload's warning (`restartOnlyChanges`) and its copy-back
 /// (`keepingRestartOnly`) both read it, so a key cannot be warned about without being kept (which
 /// left `displays` compared with a value that was not running), nor kept without a warning. The
@@ -54,6 +54,7 @@ package struct RestartOnlySetting {
             .field("control.socket", \.control.socket),
             .field("control.roles", \.control.roles),
             .field("mqtt", \.mqtt),
+            .field("metrics", \.metrics),
             .field("osd", \.osd),
             // The media opener is made once, with the read-ahead, when playing starts.
             .field("network.readAhead", \.settings.readAhead),

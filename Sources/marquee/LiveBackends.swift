@@ -5,6 +5,7 @@ import MarqueeCore
 import MarqueeCurl
 import MarqueeDRM
 import MarqueeEvdev
+import MarqueeHTTPServer
 import MarqueeMQTT
 import MarqueeMedia
 import MarqueePlayer
@@ -12,7 +13,7 @@ import MarqueeSession
 
 extension Backends {
     /// The real devices and services: FFmpeg, DRM (or headless), ALSA, HDMI-CEC, evdev, curl,
-    /// mosquitto, timerfd and adjtimex. The control-plane sources among them (input, hotplug, VT
+    /// mosquitto, libmicrohttpd, timerfd and adjtimex. The control-plane sources among them (input, hotplug, VT
     /// switches, the config watch, clock jumps) go on the session's loop.
     static let live = Backends(
         screens: { plan, logger, events in
@@ -60,7 +61,8 @@ extension Backends {
                                    maximumErrorMicroseconds: $0.maximumErrorMicroseconds, description: $0.description)
             }
         },
-        configWatch: { path, logger, events, changed in ConfigWatcher(path: path, logger: logger, events: events, changed: changed) })
+        configWatch: { path, logger, events, changed in ConfigWatcher(path: path, logger: logger, events: events, changed: changed) },
+        metricsServer: { listen, page in try MetricsHTTPServer(host: listen.host, port: listen.port, page: page) })
 }
 
 extension DRMVideoOutput: ScreenDisplay {}
@@ -99,3 +101,6 @@ final class KeypadInput: InputSource, @unchecked Sendable {
         monitor.openDevices.map { StatusDocument.Input.Device(path: $0.path, name: $0.name) }
     }
 }
+
+/// libmicrohttpd's server is the session's `/metrics` server.
+extension MetricsHTTPServer: MetricsServing {}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MarqueeCore
 import MarqueeSession
 
 @main
@@ -12,7 +13,7 @@ struct Marquee: ParsableCommand {
     )
 
     /// `marquee --version`, the status card and the status.
-    static let version = "0.7.0"
+    static let version = MarqueeVersion.current
 
     /// Notes when marquee started (the first-frame line counts from it) before anything else runs.
     /// SIGPIPE is ignored: a reader of stderr or of the events pipe that goes away (`| head -1`, a

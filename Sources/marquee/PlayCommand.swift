@@ -50,6 +50,9 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The control socket (`marquee ctl`): a path, or none. Overrides control.socket; the default is $RUNTIME_DIRECTORY/control.sock under systemd, else /run/marquee/control.sock when writable, else $XDG_RUNTIME_DIR/marquee.sock.", valueName: "path|none"))
     var control: String?
 
+    @Option(help: ArgumentHelp("Serve Prometheus metrics at http://ADDRESS/metrics (HOST:PORT, e.g. 127.0.0.1:9150, 0.0.0.0:9150 or [::1]:9150), or none. Overrides metrics.listen.", valueName: "address|none"))
+    var metrics: String?
+
     @Flag(inversion: .prefixedNo, help: "Take input devices exclusively (EVIOCGRAB) so their keys do not also reach the console. Overrides input.grab (default: grab).")
     var grab: Bool?
 
@@ -78,6 +81,9 @@ struct PlayCommand: ParsableCommand {
         if !input.isEmpty, InputMonitorFactory.devices(fromArguments: input) == nil {
             throw ValidationError("--input takes auto, none, or device paths and names, not a mix of them")
         }
+        if let metrics, metrics != "none", case .failure(let problem) = MetricsListenAddress.parse(metrics) {
+            throw ValidationError("--metrics: \(problem.message)")
+        }
         if case .alsa = audio, clock == .fast {
             throw ValidationError("--clock fast runs faster than a sound card plays: use --audio null or auto with it")
         }
@@ -98,7 +104,8 @@ struct PlayCommand: ParsableCommand {
                                       repeatMode: `repeat`, scaling: scaling, exitWhenIdle: exitWhenIdle,
                                       inputDevices: input.isEmpty ? nil : InputMonitorFactory.devices(fromArguments: input),
                                       grab: grab, control: control.map(Self.controlSocket),
-                                      ledger: ledger.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+                                      ledger: ledger.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+                                      metrics: metrics.map { $0 == "none" ? nil : try? MetricsListenAddress.parse($0).get() })
         overrides.apply(to: &plan)
 
         let logger = Self.makeLogger(level: logLevel ?? Logger.Level(rawValue: plan.logLevel.rawValue) ?? .info)

@@ -100,12 +100,6 @@ struct FleetFixture {
 
     /// Whether stderr holds `text`, waiting up to `seconds`.
     static func waitFor(_ run: PlayerRun, seconds: Double = 30, _ text: String) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if run.standardError().contains(text) { return true }
-            if !run.process.isRunning { return run.standardError().contains(text) }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return false
+        run.waitForStandardError(containing: text, seconds: seconds)
     }
 }

@@ -1,20 +1,21 @@
 import Foundation
 
-/// One `marquee play` process with its event log (`--events FILE --trace-frames`) and stderr in
-/// files, watched from outside as an operator's tooling would: the log, /proc, signals.
+/// One `marquee play` process with its event log (`--events FILE --trace-frames`, or without
+/// frames when `traceFrames` is false) and stderr in files, watched from outside as an operator's
+/// tooling would: the log, /proc, signals.
 final class PlayerRun {
     let process = Process()
     private let eventsURL: URL
     private let errorURL: URL
 
     /// `environment` is added to this process's own for the player.
-    init(arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+    init(arguments: [String], in directory: URL, environment: [String: String] = [:], traceFrames: Bool = true) throws {
         let stamp = UUID().uuidString
         eventsURL = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-events-\(stamp).jsonl")
         errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-stderr-\(stamp).txt")
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         process.executableURL = try MarqueeProcess.executable()
-        process.arguments = arguments + ["--events", eventsURL.path, "--trace-frames"]
+        process.arguments = arguments + ["--events", eventsURL.path] + (traceFrames ? ["--trace-frames"] : [])
         process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
@@ -58,6 +59,17 @@ final class PlayerRun {
 
     func standardError() -> String {
         (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
+    }
+
+    /// Whether stderr holds `text`, waiting up to `seconds` (less if the process exits).
+    func waitForStandardError(containing text: String, seconds: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if standardError().contains(text) { return true }
+            if !process.isRunning { return standardError().contains(text) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
     }
 
     /// Polls the log until `done` holds, the process exits, or `seconds` pass.

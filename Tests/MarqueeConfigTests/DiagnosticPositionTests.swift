@@ -21,7 +21,7 @@ import Testing
                 - url: a.mp4
             video:
               output: auto
-            """, line: 4, column: 1, message: "unknown key 'video' in the config (expected 'playlist', 'playlists', 'schedule', 'display', 'audio', 'input', 'network', 'control', 'mqtt', 'osd', 'log', 'source', 'cache', 'sync', 'displays', 'media', 'proofOfPlay', 'device' or 'resume')"),
+            """, line: 4, column: 1, message: "unknown key 'video' in the config (expected 'playlist', 'playlists', 'schedule', 'display', 'audio', 'input', 'network', 'control', 'mqtt', 'osd', 'log', 'source', 'cache', 'sync', 'displays', 'media', 'proofOfPlay', 'device', 'resume' or 'metrics')"),
         BrokenConfigCase("bad time string", """
             playlist:
               items:

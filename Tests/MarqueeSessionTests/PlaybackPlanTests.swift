@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeConfig
 import MarqueeCore
 import Testing
 @testable import MarqueeSession
@@ -113,5 +114,19 @@ import Testing
         #expect(reloaded.mqtt?.host == "10.0.0.2" && reloaded.mqtt?.topic == "fleet/hall")
         #expect(plan.restartOnlyChanges(comparedWith: reloaded) == ["mqtt"])
         #expect(reloaded.restartOnlyChanges(comparedWith: reloaded).isEmpty)
+    }
+
+    @Test func theMetricsAddressReachesThePlanIsRestartOnlyAndTheFlagOverridesIt() throws {
+        var (plan, reloaded) = try RestartOnlySettingTests.plans("playlist:\n  items: [a.mp4]\n",
+                                                                 "playlist:\n  items: [a.mp4]\nmetrics:\n  listen: 0.0.0.0:9100\n")
+        #expect(plan.metrics == nil)
+        #expect(reloaded.metrics?.listen == MetricsListenAddress(host: "0.0.0.0", port: 9100))
+        #expect(plan.restartOnlyChanges(comparedWith: reloaded) == ["metrics"])
+        #expect(reloaded.keepingRestartOnly(from: plan).metrics == nil)
+
+        PlanOverrides(metrics: .some(MetricsListenAddress(host: "::1", port: 9150))).apply(to: &plan)
+        #expect(plan.metrics?.listen.description == "[::1]:9150")
+        PlanOverrides(metrics: .some(nil)).apply(to: &reloaded)
+        #expect(reloaded.metrics == nil)
     }
 }

@@ -41,6 +41,7 @@ import Testing
         log: {level: debug}
         control: {socket: /tmp/restart-only.sock, roles: {others: observe}}
         mqtt: {url: "mqtt://127.0.0.1", topic: hall}
+        metrics: {listen: "0.0.0.0:9150"}
         osd: {enabled: false}
         network: {readAhead: 3}
         source: https://cms.example/lobby.yaml

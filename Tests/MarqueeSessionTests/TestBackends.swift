@@ -3,12 +3,14 @@ import Logging
 import MarqueeConfig
 import MarqueeCore
 import MarqueeCurl
+import MarqueeHTTPServer
 import MarqueeMedia
 import MarqueePlayer
 @testable import MarqueeSession
 
 extension Backends {
-    /// The real parts that run here (FFmpeg, the headless output, null audio, curl, PNG) and none
+    /// The real parts that run here (FFmpeg, the headless output, null audio, curl, PNG, the metrics
+    /// server on loopback) and none
     /// of the devices this machine has not (DRM, ALSA, evdev, CEC, a broker).
     static func inProcess(screenSize: PixelSize = PixelSize(width: 160, height: 90)) -> Backends {
         Backends(
@@ -28,7 +30,8 @@ extension Backends {
             png: { try PNGWriter.pngData($0) },
             clockJumps: { _, _ in .failure(ClockWatchError("not watched in tests")) },
             kernelClock: { nil },
-            configWatch: { path, _, _, changed in PollingConfigWatch(path: path, changed: changed) })
+            configWatch: { path, _, _, changed in PollingConfigWatch(path: path, changed: changed) },
+            metricsServer: { listen, page in try MetricsHTTPServer(host: listen.host, port: listen.port, page: page) })
     }
 }
 
@@ -145,3 +148,5 @@ final class PollingConfigWatch: ConfigWatching, @unchecked Sendable {
         }.start()
     }
 }
+
+extension MetricsHTTPServer: MetricsServing {}

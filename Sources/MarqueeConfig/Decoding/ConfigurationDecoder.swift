@@ -15,7 +15,7 @@ struct ConfigurationDecoder {
     /// Where each item decoded so far was written, in order (for `sync:`, which has one playlist).
     var itemPlaces: [SyncConfiguration.Place] = []
 
-    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "mqtt", "osd", "log", "source", "cache", "sync", "displays", "media", "proofOfPlay", "device", "resume"]
+    static let sections = ["playlist", "playlists", "schedule", "display", "audio", "input", "network", "control", "mqtt", "osd", "log", "source", "cache", "sync", "displays", "media", "proofOfPlay", "device", "resume", "metrics"]
 
     mutating func decodeConfiguration(_ root: Node, source: URL) -> MarqueeConfiguration? {
         guard let fields = fields(of: root, in: "the config", allowed: Self.sections, allowsNothing: false) else {
@@ -85,6 +85,7 @@ struct ConfigurationDecoder {
         if let ledger = fields["proofOfPlay"] { configuration.proofOfPlay = decodeProofOfPlay(ledger.value) }
         if let device = fields["device"] { configuration.device = decodeDevice(device.value) }
         if let resume = fields["resume"] { configuration.resume = bool(resume.value) }
+        configuration.metrics = fields["metrics"].map { decodeMetrics($0.value) }
         return configuration
     }
 

@@ -31,6 +31,8 @@ public struct MarqueeConfiguration: Sendable, Equatable {
     /// `resume:`: a restart picks up at the item and time playing when it stopped. nil: on under
     /// systemd's `StateDirectory=` (the service), off for an ad-hoc `marquee play`.
     public var resume: Bool?
+    /// `metrics:`: Prometheus's `/metrics` over HTTP; nil: no metrics server.
+    public var metrics: MetricsConfiguration?
     /// `sync:`: frame-locked playback from a shared epoch; nil: the player runs on its own.
     public var sync: SyncConfiguration?
     /// `displays:`: every screen, in file order; empty with the single-screen `display:`. The
@@ -117,7 +119,7 @@ public struct MarqueeConfiguration: Sendable, Equatable {
 // list spelling (so their order, which decides overlaps, survives JSON).
 extension MarqueeConfiguration: Codable {
     private enum CodingKeys: String, CodingKey {
-        case playlist, playlists, schedule, display, audio, input, network, control, mqtt, osd, log, remote, cache, source, displays, media
+        case playlist, playlists, schedule, display, audio, input, network, control, mqtt, osd, log, remote, cache, source, displays, media, metrics
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -140,6 +142,7 @@ extension MarqueeConfiguration: Codable {
         if cache != CacheConfiguration() { try container.encode(cache, forKey: .cache) }
         if !screens.isEmpty { try container.encode(screens, forKey: .displays) }
         if media != MediaConfiguration() { try container.encode(media, forKey: .media) }
+        try container.encodeIfPresent(metrics, forKey: .metrics)
         try container.encode(source, forKey: .source)
     }
 
@@ -167,5 +170,6 @@ extension MarqueeConfiguration: Codable {
         source = try container.decode(URL.self, forKey: .source)
         screens = try container.decodeIfPresent([ScreenConfiguration].self, forKey: .displays) ?? []
         media = try container.decodeIfPresent(MediaConfiguration.self, forKey: .media) ?? MediaConfiguration()
+        metrics = try container.decodeIfPresent(MetricsConfiguration.self, forKey: .metrics)
     }
 }
