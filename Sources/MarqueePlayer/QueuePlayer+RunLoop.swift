@@ -29,8 +29,10 @@ extension QueuePlayer {
         if isWallSynced, !items.isEmpty {
             joinWall(.start)
         } else if let resume = settings.resumeAt, resume.index < items.count, cursor.jump(to: resume.index) != nil {
-            // Entered mid-way, as a join is: its first frame is the one at the saved time.
+            // Entered mid-way, as a join is: its first frame is the one at the saved time, due now
+            // (its timeline laid so that time is now), not that time after the start.
             becomeCurrent(resume.index, entry: ItemPipeline.Entry(time: resume.time, toleranceBefore: .zero))
+            presentation.restartItem(startingAt: clock.now() - max(.zero, resume.time - (items[resume.index].start ?? .zero)))
         } else if let first = cursor.start() {
             becomeCurrent(first)
         } else {

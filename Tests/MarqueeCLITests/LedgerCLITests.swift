@@ -249,6 +249,8 @@ import Testing
         #expect(Set(written).isSubset(of: Set(received.keys)), "\(Set(written).subtracting(received.keys).count) of \(written.count) missing")
         #expect(Set(received.keys).isSubset(of: held))
         #expect(received.values.contains { $0 > 1 })
+        // The figures the closing note quotes: what crossed, and how much of it twice.
+        print("ledger upload: \(written.count) records written, \(received.count) received, \(received.values.reduce(0, +) - received.count) repeats dropped by id, \(store.batchCount) bodies stored")
         // One warning per outage (the 500 and the refusals), each with its line when it takes records again.
         let journal = run.standardError()
         let outages = journal.components(separatedBy: "the records wait in the ledger").count - 1

@@ -54,6 +54,9 @@ import Testing
         let resumed = try #require(Self.firstFrame(second))
         // Within a frame (25 fps) of the saved point.
         #expect(resumed.item == 1 && abs(resumed.pts - quit.time) < 0.04 + 0.001, "\(resumed) \(quit)")
+        // Up as soon as it is decoded, not after waiting the saved time out.
+        let firstFrameAt = second.events().first { $0["event"] as? String == "frame" }?["t"] as? Double ?? 99
+        #expect(firstFrameAt < quit.time - 0.2 || firstFrameAt < 0.4, "first frame at \(firstFrameAt) s for a resume at \(quit.time) s")
         #expect(second.standardError().contains("resume: item 2/2 at"))
         let starts = second.events().filter { $0["event"] as? String == "itemStarted" }
         #expect((starts.first?["index"] as? Int) == 1)

@@ -87,6 +87,16 @@ public final class LoopbackHTTPServer: Sendable {
     /// On `port` when given (a server that comes up where a player already looks), else on one the
     /// kernel picks.
     public init(routes: [String: Route] = [:], port: UInt16 = 0) throws {
+        (listener, self.port) = try Self.listeningSocket(on: port)
+        self.state = Mutex(State(routes: routes))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "loopback-http-accept"
+        thread.start()
+    }
+
+    /// A listening socket on 127.0.0.1:`port` (0: one the kernel picks) and the port it got:
+    /// shared with the other loopback servers of the tests.
+    static func listeningSocket(on port: UInt16) throws -> (socket: Int32, port: UInt16) {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw SetupError("socket: \(String(cString: strerror(errno)))") }
         var reuse: Int32 = 1
@@ -111,12 +121,7 @@ public final class LoopbackHTTPServer: Sendable {
             close(listener)
             throw SetupError("getsockname: \(String(cString: strerror(errno)))")
         }
-        self.port = UInt16(bigEndian: address.sin_port)
-        self.listener = listener
-        self.state = Mutex(State(routes: routes))
-        let thread = Thread { [self] in acceptLoop() }
-        thread.name = "loopback-http-accept"
-        thread.start()
+        return (listener, UInt16(bigEndian: address.sin_port))
     }
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }

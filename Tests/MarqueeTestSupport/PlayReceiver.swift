@@ -55,28 +55,7 @@ public final class PlayReceiver: Sendable {
     }
 
     public init(store: ReceivedPlays, port: UInt16 = 0) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw LoopbackHTTPServer.SetupError("socket: \(String(cString: strerror(errno)))") }
-        var reuse: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 16) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(listener)
-            throw LoopbackHTTPServer.SetupError("bind/listen on 127.0.0.1:\(port): \(reason)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        self.port = UInt16(bigEndian: address.sin_port)
-        self.listener = listener
+        (listener, self.port) = try LoopbackHTTPServer.listeningSocket(on: port)
         self.store = store
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "play-receiver-accept"

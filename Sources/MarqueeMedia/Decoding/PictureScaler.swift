@@ -48,25 +48,42 @@ final class PictureScaler: Sendable {
             destinationSize: unturned, destinationFormat: AV_PIX_FMT_BGR0,
             colorimetry: FrameColorimetry(UnsafePointer(frame.pointer)))
         try state.withLock { (state: inout State) throws(FFmpegError) -> Void in
-            if placement.rotation == .none {
+            if placement.rotation == .none && !Self.writesPastRows(width: unturned.width) {
                 let corner = buffer.baseAddress + destination.y * buffer.bytesPerRow + destination.x * 4
                 try state.context.convert(conversion, source: (source.planes, source.strides),
                                           destination: ([corner.assumingMemoryBound(to: UInt8.self), nil, nil, nil],
                                                         [Int32(buffer.bytesPerRow), 0, 0, 0]))
                 return
             }
-            let pixelCount = unturned.width * unturned.height
+            // Rows a whole number of blocks long, and room after the last: what the scaler writes
+            // past a row's end lands in the scratch, never in the buffer's next pixels or past its end.
+            let rowPixels = Self.paddedRow(unturned.width)
+            let pixelCount = rowPixels * unturned.height + Self.blockPixels
             if state.scratch.count < pixelCount {
                 state.scratch = Array(repeating: 0, count: pixelCount)
             }
             try state.scratch.withUnsafeMutableBufferPointer { (scratch) throws(FFmpegError) -> Void in
                 let start = UnsafeMutableRawPointer(scratch.baseAddress!).assumingMemoryBound(to: UInt8.self)
                 try state.context.convert(conversion, source: (source.planes, source.strides),
-                                          destination: ([start, nil, nil, nil], [Int32(unturned.width * 4), 0, 0, 0]))
-                QuarterTurn.copy(UnsafeBufferPointer(scratch), size: unturned, turned: placement.rotation,
+                                          destination: ([start, nil, nil, nil], [Int32(rowPixels * 4), 0, 0, 0]))
+                QuarterTurn.copy(UnsafeBufferPointer(scratch), size: unturned, rowPixels: rowPixels, turned: placement.rotation,
                                  into: buffer, at: destination)
             }
         }
+    }
+
+    /// libswscale's SIMD converters write whole blocks of pixels: into a row whose width is not a
+    /// multiple of the block they write past its end (over the pixels beside the picture, and past
+    /// the buffer's end on its last row: a 200-pixel-wide picture on a 200-pixel-wide screen
+    /// corrupted the heap). Such widths go through a padded scratch, then are copied into place.
+    static let blockPixels = 16
+
+    static func writesPastRows(width: Int) -> Bool {
+        width % blockPixels != 0
+    }
+
+    static func paddedRow(_ width: Int) -> Int {
+        (width + blockPixels - 1) / blockPixels * blockPixels
     }
 
     /// `crop` was chosen for a picture of `layoutSize`; the same region of a picture of `frameSize`.
