@@ -198,7 +198,7 @@ package final class PlaybackSession {
                                       audioDevice: audio.deviceName,
                                       roots: LoadRoots(configured: plan.mediaRoots, configPath: plan.configPath, cacheDirectory: fleet != nil ? plan.cache.resolvedDirectory() : nil),
                                       screenshots: ScreenshotFolder.choose(socketFolder: Self.socketFolder(plan.control.socket)),
-                                      png: backends.png)
+                                      image: backends.image)
         host.attach(input)
         let staging = LoadStaging(plan: plan, fleet: fleet, player: player, backends: backends,
                                   post: { [delivery] in delivery.post($0, at: clock.now().seconds) }, logger: logger)
