@@ -226,7 +226,12 @@ package final class PlaybackSession {
             })
         }
         control = ControlEndpoint.make(plan.control, player: player, host: host, loop: events, logger: logger)
-        mqtt = MQTTEndpoint.make(plan.mqtt, player: player, host: host, backends: backends, service: control?.service, logger: logger)
+        // With `displays:` every screen playing a playlist is published by its name, the main one
+        // too, so a dashboard reads `TOPIC/screenshot/+` alike for all; mirrors show their source's.
+        let shownScreens = [ScreenshotPublishing.Screen(name: plan.mainScreen?.name, player: player)]
+            + (otherScreens?.players ?? []).map { ScreenshotPublishing.Screen(name: $0.name, player: $0.player) }
+        mqtt = MQTTEndpoint.make(plan.mqtt, player: player, screens: shownScreens, host: host, backends: backends,
+                                 service: control?.service, logger: logger)
         observer.attachStatus(player)
         if let positions {
             let items = plan.items
