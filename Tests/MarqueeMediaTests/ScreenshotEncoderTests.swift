@@ -53,6 +53,17 @@ import Testing
         #expect(decoded.width == 200 && decoded.height == 100 && near(decoded.colour(x: 50, y: 50), [255, 0, 0], within: 8))
     }
 
+    /// A portrait screen's thumbnail has an odd height: 4:2:0 JPEG rounds its chroma up, not off.
+    @Test func aPortraitScreenGivesAnOddHeightJPEG() throws {
+        let image = try ScreenshotEncoder.encode(Self.halves(PixelSize(width: 1080, height: 1920)), width: 480, format: .jpeg)
+
+        #expect(image.size == PixelSize(width: 480, height: 853))
+        let decoded = try DecodedImageFile(image.bytes)
+        #expect(decoded.width == 480 && decoded.height == 853)
+        #expect(near(decoded.colour(x: 100, y: 852), [255, 0, 0], within: 8) && near(decoded.colour(x: 380, y: 852), [0, 0, 255], within: 8),
+                "\(decoded.colour(x: 100, y: 852)) \(decoded.colour(x: 380, y: 852))")
+    }
+
     @Test func thumbnailSizesKeepTheShape() {
         #expect(PixelSize(width: 1920, height: 1080).thumbnail(width: 480) == PixelSize(width: 480, height: 270))
         #expect(PixelSize(width: 1080, height: 1920).thumbnail(width: 480) == PixelSize(width: 480, height: 853))
