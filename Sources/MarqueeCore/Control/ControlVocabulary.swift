@@ -7,7 +7,7 @@ public enum ControlVocabulary {
     public static let maximumSkip = MediaTime(seconds: 86_400)
     public static let maximumStepCount = 1000
     /// A screenshot scaled for a reply: at least an icon, at most 1920 across, so a base64 reply
-    /// through a broker stays in the hundreds of kilobytes.
+    /// through a broker is bounded by a 1080p picture's bytes, not a 4K screen's four times as many.
     public static let minimumScreenshotWidth = 64
     public static let maximumScreenshotWidth = 1920
 
