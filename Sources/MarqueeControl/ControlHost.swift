@@ -9,8 +9,9 @@ public protocol ControlHost: Sendable {
     /// With `load.waits`, `handedOver` hears once whether the player took the playlist or a newer
     /// plan replaced it while its downloads ran; it is never called for a refused load.
     func load(_ load: ControlLoad, handedOver: @escaping @Sendable (LoadHandOver) -> Void) -> Result<LoadOutcome, LoadRejection>
-    /// The PNG file's bytes for a screenshot.
-    func pngData(_ canvas: Canvas) throws -> [UInt8]
+    /// A screenshot scaled down to at most `width` pixels across (nil: as it is) and encoded as
+    /// `format`: a reply's picture, a file in the screenshots folder, MQTT's `TOPIC/screenshot`.
+    func image(_ canvas: Canvas, width: Int?, format: ImageFileFormat) throws -> EncodedImage
     /// Writes a screenshot as `name` into the player's screenshots folder (never anywhere else);
     /// the file's path.
     func saveScreenshot(_ png: [UInt8], named name: String) throws -> String

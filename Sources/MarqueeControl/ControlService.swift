@@ -142,11 +142,16 @@ public final class ControlService: @unchecked Sendable {
             reply(to: peer.id, id: id, removed ? .success([:]) : .failure("no observer \(observer) on this connection"))
         case .load(let load):
             work.async { [self] in self.load(load, from: source, peer: peer.id, id: id) }
-        case .screenshot(let path):
-            // The present thread copies the picture between frames; the PNG is made here, not there.
+        case .screenshot(let path, let width, let format):
+            // Through a broker a whole 4K screen would be tens of MB of base64: a picture returned
+            // over MQTT is scaled to the widest a request may ask for unless it asks for less.
+            let overBroker = if case .mqtt = source { path == nil } else { false }
+            let wanted = ScreenshotReply(path: path, width: width ?? (overBroker ? ControlVocabulary.maximumScreenshotWidth : nil),
+                                         format: format ?? .png)
+            // The present thread copies the picture between frames; the file is made here, not there.
             player.screenshot { [weak self] canvas in
                 guard let self else { return }
-                work.async { self.deliverScreenshot(canvas, path: path, from: source, peer: peer.id, id: id) }
+                work.async { self.deliverScreenshot(canvas, wanted, from: source, peer: peer.id, id: id) }
             }
         }
     }
@@ -196,20 +201,30 @@ public final class ControlService: @unchecked Sendable {
         }
     }
 
-    private func deliverScreenshot(_ canvas: Canvas?, path: String?, from source: CommandSource, peer: Int, id: ControlRequestID?) {
+    /// What a `screenshot` request asked to be made of the picture.
+    private struct ScreenshotReply {
+        var path: String?
+        var width: Int?
+        var format: ImageFileFormat
+    }
+
+    private func deliverScreenshot(_ canvas: Canvas?, _ request: ScreenshotReply, from source: CommandSource, peer: Int, id: ControlRequestID?) {
+        let path = request.path
         guard let canvas else {
             reply(to: peer, id: id, .failure("no picture to read back: nothing is on screen, or the output cannot read its buffer"))
             return
         }
         do {
-            let png = try host.pngData(canvas)
-            var fields: [String: Any] = ["width": canvas.size.width, "height": canvas.size.height, "bytes": png.count]
+            let image = try host.image(canvas, width: request.width, format: request.format)
+            var fields: [String: Any] = ["width": image.size.width, "height": image.size.height, "bytes": image.bytes.count,
+                                         "format": image.format.rawValue]
             if let path {
-                let written = try host.saveScreenshot(png, named: path)
+                let written = try host.saveScreenshot(image.bytes, named: path)
                 log("control: screenshot written to \(written) for \(source)")
                 fields["path"] = written
             } else {
-                fields["png"] = Data(png).base64EncodedString()
+                // Under the format's name: `png` as before, or `jpeg`.
+                fields[image.format.rawValue] = Data(image.bytes).base64EncodedString()
             }
             reply(to: peer, id: id, .success(fields))
         } catch {

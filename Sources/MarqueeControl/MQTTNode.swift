@@ -14,6 +14,8 @@ public struct MQTTNodeSettings: Sendable {
     /// every `statusInterval` seconds in any case.
     public var statusDebounce = 0.25
     public var statusInterval = 30.0
+    /// `mqtt.screenshots`: each screen's picture on `TOPIC/screenshot[/NAME]`; nil: none.
+    public var screenshots: ScreenshotPublishing?
 
     public init(topic: String) {
         self.topic = topic
@@ -28,7 +30,8 @@ public struct MQTTNodeSettings: Sendable {
 /// the source `mqtt`, its reply on `TOPIC/reply`; the status object is retained on
 /// `TOPIC/status` (on changes, at most a few times a second, and every 30 s); events go to
 /// `TOPIC/events` when asked; `TOPIC/online` is `true` (retained) while connected and the
-/// broker's last will `false` when the player dies, and `false` on a clean stop.
+/// broker's last will `false` when the player dies, and `false` on a clean stop; with
+/// `screenshots`, a thumbnail of each screen is retained on `TOPIC/screenshot[/NAME]`.
 ///
 /// Threads: commands arrive on the network thread; publishing happens on a queue of its own, so
 /// whoever sends (the present thread with a seek's reply, the event thread) only queues a block.
@@ -41,6 +44,8 @@ public final class MQTTNode: ControlTransport, @unchecked Sendable {
     /// On `queue`: a status publish is already due.
     private var statusDue = false
     private var timer: DispatchSourceTimer?
+    /// With `settings.screenshots`: made at `start`, when the log is known.
+    private var screenshots: ScreenshotPublisher?
 
     public var commandTopic: String { "\(settings.topic)/command" }
     public var replyTopic: String { "\(settings.topic)/reply" }
@@ -67,6 +72,18 @@ public final class MQTTNode: ControlTransport, @unchecked Sendable {
 
     public func start(log: @escaping @Sendable (_ warning: Bool, _ line: String) -> Void) {
         service.connected(peer, via: self)
+        // Before the connection can call `connected`, which asks for the first picture.
+        let screenshots = settings.screenshots.map { publishing in
+            ScreenshotPublisher(settings: publishing, topic: settings.topic, publish: { [weak self] topic, image in
+                self?.queue.async { [weak self] in
+                    // A picture taken during an outage is not queued: the next one will be fresher.
+                    guard let self, client.isConnected else { return }
+                    client.publish(topic, image, retain: true, qos: 1)
+                }
+            }, log: log)
+        }
+        screenshots?.start()
+        queue.sync { self.screenshots = screenshots }
         client.start(BrokerHandlers(
             connected: { [weak self] in self?.connected() },
             message: { [weak self] topic, payload in self?.received(topic, payload) },
@@ -80,10 +97,12 @@ public final class MQTTNode: ControlTransport, @unchecked Sendable {
 
     /// Says `false` on `TOPIC/online` and disconnects, waiting at most `seconds`.
     public func stop(waitingAtMost seconds: Double) {
-        queue.sync {
+        let screenshots = queue.sync {
             timer?.cancel()
             timer = nil
+            return self.screenshots
         }
+        screenshots?.stop()
         client.stop(last: (onlineTopic, "false", true), waitingAtMost: seconds)
         service.disconnected(peer)
     }
@@ -118,6 +137,7 @@ public final class MQTTNode: ControlTransport, @unchecked Sendable {
         queue.async { [self] in
             client.publish(onlineTopic, Array("true".utf8), retain: true, qos: 1)
             publishStatus()
+            screenshots?.connected()
         }
     }
 

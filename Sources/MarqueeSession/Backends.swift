@@ -5,7 +5,7 @@ import MarqueeCore
 import MarqueePlayer
 
 /// Every device and service a session talks to, as factories: the screens, the sound device, the
-/// TV's power, the media opener and sound stretchers, the OSD, keypads, HTTP, the broker, PNG
+/// TV's power, the media opener and sound stretchers, the OSD, keypads, HTTP, the broker, image
 /// encoding, the clocks and the metrics server. `marquee` fills it with the real backends (FFmpeg, DRM, ALSA, evdev,
 /// CEC, curl, mosquitto); a test fills it with stand-ins and drives a `PlaybackSession` in process.
 package struct Backends: Sendable {
@@ -24,7 +24,9 @@ package struct Backends: Sendable {
     package var http: @Sendable () -> any HTTPTransferring
     package var digests: @Sendable () -> any FileDigesting
     package var broker: @Sendable (_ request: BrokerRequest) throws -> any BrokerConnection
-    package var png: @Sendable (_ canvas: Canvas) throws -> [UInt8]
+    /// A picture of the screen scaled down to at most `width` pixels across (nil: as it is) and
+    /// encoded as a JPEG or PNG file: screenshots for the control socket and MQTT.
+    package var image: @Sendable (_ canvas: Canvas, _ width: Int?, _ format: ImageFileFormat) throws -> EncodedImage
     /// Hears the wall clock being set; nil when it cannot (the reason in `ClockJumpWatching`'s error).
     package var clockJumps: @Sendable (_ events: ControlPlaneLoop, _ jumped: @escaping @Sendable () -> Void) -> Result<any ClockJumpWatching, ClockWatchError>
     /// The kernel clock's discipline (adjtimex); nil when it cannot be read.
@@ -45,7 +47,7 @@ package struct Backends: Sendable {
                 http: @escaping @Sendable () -> any HTTPTransferring,
                 digests: @escaping @Sendable () -> any FileDigesting,
                 broker: @escaping @Sendable (BrokerRequest) throws -> any BrokerConnection,
-                png: @escaping @Sendable (Canvas) throws -> [UInt8],
+                image: @escaping @Sendable (Canvas, Int?, ImageFileFormat) throws -> EncodedImage,
                 clockJumps: @escaping @Sendable (ControlPlaneLoop, @escaping @Sendable () -> Void) -> Result<any ClockJumpWatching, ClockWatchError>,
                 kernelClock: @escaping @Sendable () -> KernelClockReading?,
                 configWatch: @escaping @Sendable (String, Logger, ControlPlaneLoop, @escaping @Sendable () -> Void) -> any ConfigWatching,
@@ -60,7 +62,7 @@ package struct Backends: Sendable {
         self.http = http
         self.digests = digests
         self.broker = broker
-        self.png = png
+        self.image = image
         self.clockJumps = clockJumps
         self.kernelClock = kernelClock
         self.configWatch = configWatch

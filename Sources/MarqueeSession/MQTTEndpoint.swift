@@ -25,13 +25,18 @@ package final class MQTTEndpoint: @unchecked Sendable {
     }
 
     /// Nil without `mqtt:`, or after one error line. `service` is the control socket's when there
-    /// is one (one service, two transports), else one of its own.
-    package static func make(_ configuration: MQTTConfiguration?, player: QueuePlayer, host: ControlHost, backends: Backends,
-                     service existing: ControlService?, logger: Logger) -> MQTTEndpoint? {
+    /// is one (one service, two transports), else one of its own. `screens`: the screens whose
+    /// picture `mqtt.screenshots` publishes, by name with `displays:` (the main one among them).
+    package static func make(_ configuration: MQTTConfiguration?, player: QueuePlayer, screens: [ScreenshotPublishing.Screen],
+                     host: ControlHost, backends: Backends, service existing: ControlService?, logger: Logger) -> MQTTEndpoint? {
         guard let configuration else { return nil }
         var settings = MQTTNodeSettings(topic: configuration.topic)
         settings.publishesEvents = configuration.events
         settings.role = configuration.role
+        settings.screenshots = configuration.screenshots.map { screenshots in
+            ScreenshotPublishing(every: screenshots.every, width: screenshots.width, format: screenshots.format, screens: screens,
+                                 encode: { [image = backends.image] canvas, width, format in try image(canvas, width, format) })
+        }
         // The broker says the player is gone when the connection dies without a goodbye.
         var request = BrokerRequest(configuration: configuration, username: nil, password: nil, willTopic: settings.onlineTopic)
         if let path = configuration.credentials {

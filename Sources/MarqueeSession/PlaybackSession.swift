@@ -202,7 +202,7 @@ package final class PlaybackSession {
                                       audioDevice: audio.deviceName,
                                       roots: LoadRoots(configured: plan.mediaRoots, configPath: plan.configPath, cacheDirectory: fleet != nil ? plan.cache.resolvedDirectory() : nil),
                                       screenshots: ScreenshotFolder.choose(socketFolder: Self.socketFolder(plan.control.socket)),
-                                      png: backends.png)
+                                      image: backends.image)
         host.attach(input)
         let staging = LoadStaging(plan: plan, fleet: fleet, player: player, backends: backends,
                                   post: { [delivery] in delivery.post($0, at: clock.now().seconds) }, logger: logger)
@@ -230,7 +230,12 @@ package final class PlaybackSession {
             })
         }
         control = ControlEndpoint.make(plan.control, player: player, host: host, loop: events, logger: logger)
-        mqtt = MQTTEndpoint.make(plan.mqtt, player: player, host: host, backends: backends, service: control?.service, logger: logger)
+        // With `displays:` every screen playing a playlist is published by its name, the main one
+        // too, so a dashboard reads `TOPIC/screenshot/+` alike for all; mirrors show their source's.
+        let shownScreens = [ScreenshotPublishing.Screen(name: plan.mainScreen?.name, player: player)]
+            + (otherScreens?.players ?? []).map { ScreenshotPublishing.Screen(name: $0.name, player: $0.player) }
+        mqtt = MQTTEndpoint.make(plan.mqtt, player: player, screens: shownScreens, host: host, backends: backends,
+                                 service: control?.service, logger: logger)
         observer.attachStatus(player)
         if let positions {
             let items = plan.items

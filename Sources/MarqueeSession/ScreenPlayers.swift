@@ -104,6 +104,11 @@ package final class ScreenPlayers: @unchecked Sendable {
         running.forEach { $0.delivery.finish(waitingAtMost: eventsGrace) }
     }
 
+    /// Each screen's name and player: whose pictures `mqtt.screenshots` publishes.
+    package var players: [(name: String, player: QueuePlayer)] {
+        running.map { ($0.name, $0.player) }
+    }
+
     /// What each screen plays now, for `status`'s `screens`.
     package func playing(_ name: String) -> StatusDocument.Screen.Playing? {
         guard let screen = running.first(where: { $0.name == name }) else { return nil }

@@ -5,14 +5,14 @@ import MarqueeCore
 import MarqueePlayer
 
 /// The control service's view of this run: `load` reads configs with the same loader as `marquee
-/// check` and hands it to the one road new plans take (PlanIntake), screenshots are encoded with FFmpeg's PNG
-/// encoder, and `status` learns the output, the sound device and the keypads from here.
+/// check` and hands it to the one road new plans take (PlanIntake), screenshots are scaled and encoded with FFmpeg
+/// (libswscale, its PNG and JPEG encoders), and `status` learns the output, the sound device and the keypads from here.
 package final class SessionControlHost: ControlHost, @unchecked Sendable {
     /// The settings playing from the start; an inline playlist changes only its playlist's part.
     private let baseSettings: PlayerSettings
     private let output: StatusDocument.Output
     private let audioDevice: String
-    private let png: @Sendable (Canvas) throws -> [UInt8]
+    private let encode: @Sendable (Canvas, Int?, ImageFileFormat) throws -> EncodedImage
     private let lock = NSLock()
     private var input: (any InputSource)?
     private var cacheStatus: (@Sendable () -> StatusDocument.CacheStatus?)?
@@ -25,8 +25,8 @@ package final class SessionControlHost: ControlHost, @unchecked Sendable {
     private var intake: PlanIntake?
 
     package init(settings: PlayerSettings, output: StatusDocument.Output, audioDevice: String,
-         roots: LoadRoots, screenshots: ScreenshotFolder, png: @escaping @Sendable (Canvas) throws -> [UInt8]) {
-        self.png = png
+         roots: LoadRoots, screenshots: ScreenshotFolder, image: @escaping @Sendable (Canvas, Int?, ImageFileFormat) throws -> EncodedImage) {
+        self.encode = image
         self.screenshots = screenshots
         self.baseSettings = settings
         self.output = output
@@ -116,8 +116,8 @@ package final class SessionControlHost: ControlHost, @unchecked Sendable {
         return Self.requestLabel
     }
 
-    package func pngData(_ canvas: Canvas) throws -> [UInt8] {
-        try png(canvas)
+    package func image(_ canvas: Canvas, width: Int?, format: ImageFileFormat) throws -> EncodedImage {
+        try encode(canvas, width, format)
     }
 
     package func saveScreenshot(_ png: [UInt8], named name: String) throws -> String {

@@ -50,7 +50,7 @@ extension Backends {
             options.will = (request.willTopic, "false", true)
             return try MQTTClient(options: options)
         },
-        png: { try PNGWriter.pngData($0) },
+        image: { canvas, width, format in try ScreenshotEncoder.encode(canvas, width: width, format: format) },
         clockJumps: { events, jumped in
             guard let watch = WallClockJumpWatch(events: events, changed: jumped) else { return .failure(ClockWatchError(WallClockJumpWatch.lastError)) }
             return .success(watch)

@@ -34,8 +34,15 @@ final class StandInPlayer: ControlledPlayer, @unchecked Sendable {
         completion(true)
     }
 
+    /// The size of the picture `screenshot` gives.
+    var screenSize: PixelSize {
+        get { lock.withLock { shownSize } }
+        set { lock.withLock { shownSize = newValue } }
+    }
+    private var shownSize = PixelSize(width: 4, height: 2)
+
     func screenshot(_ completion: @escaping @Sendable (Canvas?) -> Void) {
-        completion(Canvas(size: PixelSize(width: 4, height: 2)))
+        completion(Canvas(size: screenSize))
     }
 }
 
@@ -73,7 +80,11 @@ final class StandInHost: ControlHost, @unchecked Sendable {
         return answer
     }
 
-    func pngData(_ canvas: Canvas) throws -> [UInt8] { [0x89, 0x50, 0x4E, 0x47] }
+    /// A file's first bytes, not a whole one: the service only carries them, at the scaled size.
+    func image(_ canvas: Canvas, width: Int?, format: ImageFileFormat) throws -> EncodedImage {
+        EncodedImage(bytes: format == .png ? [0x89, 0x50, 0x4E, 0x47] : [0xFF, 0xD8, 0xFF], size: canvas.size.thumbnail(width: width ?? canvas.size.width),
+                     format: format)
+    }
     func saveScreenshot(_ png: [UInt8], named name: String) throws -> String { "/var/lib/marquee/screenshots/\(name)" }
     func deviceStatus() -> DeviceStatus { DeviceStatus(audio: StatusDocument.Audio(device: "hw:0,0")) }
 }

@@ -27,7 +27,7 @@ extension Backends {
             http: { CurlHTTPClient() },
             digests: { FileSHA256() },
             broker: { _ in throw ClockWatchError("no broker in these tests") },
-            png: { try PNGWriter.pngData($0) },
+            image: { canvas, width, format in try ScreenshotEncoder.encode(canvas, width: width, format: format) },
             clockJumps: { _, _ in .failure(ClockWatchError("not watched in tests")) },
             kernelClock: { nil },
             configWatch: { path, _, _, changed in PollingConfigWatch(path: path, changed: changed) },

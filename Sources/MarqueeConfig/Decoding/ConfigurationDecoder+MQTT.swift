@@ -3,8 +3,9 @@ import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let mqttKeys = ["url", "topic", "credentials", "events", "tls", "allow"]
+    static let mqttKeys = ["url", "topic", "credentials", "events", "tls", "allow", "screenshots"]
     static let mqttTLSKeys = ["caFile"]
+    static let mqttScreenshotKeys = ["every", "width", "format"]
 
     /// `mqtt: {url: mqtt://broker:1883, topic: marquee/lobby, credentials: FILE, events: false,
     /// tls: {caFile: PATH}, allow: [admin]}`; paths are relative to the config's folder.
@@ -62,7 +63,38 @@ extension ConfigurationDecoder {
                 log.error(at: tls.keyPosition, "'tls' settings need an mqtts:// url (the url is \(mqtt.url))")
             }
         }
+        if let node = fields["screenshots"]?.value {
+            mqtt.screenshots = decodeScreenshots(node)
+        }
         return mqtt
+    }
+
+    /// `screenshots: {every: 300, width: 480, format: jpeg}`, or `true` for those defaults.
+    private mutating func decodeScreenshots(_ node: Node) -> MQTTConfiguration.Screenshots? {
+        typealias Screenshots = MQTTConfiguration.Screenshots
+        if case .scalar = node, !isNothing(node) {
+            return bool(node) == true ? Screenshots() : nil
+        }
+        guard let fields = fields(of: node, in: "mqtt.screenshots", allowed: Self.mqttScreenshotKeys) else { return nil }
+        var screenshots = Screenshots()
+        if let node = fields["every"]?.value, let seconds = number(node) {
+            if Screenshots.everyRange.contains(seconds) {
+                screenshots.every = seconds
+            } else {
+                log.error(at: SourcePosition(of: node), "every \(Self.plain(seconds)) s is out of range (expected 10 to 86400 seconds)")
+            }
+        }
+        if let node = fields["width"]?.value, let width = wholeNumber(node) {
+            if Screenshots.widthRange.contains(width) {
+                screenshots.width = width
+            } else {
+                log.error(at: SourcePosition(of: node), "width \(width) is out of range (expected 64 to 3840 pixels)")
+            }
+        }
+        if let node = fields["format"]?.value, let format: ImageFileFormat = choice(node, named: "image format") {
+            screenshots.format = format
+        }
+        return screenshots
     }
 
     private func resolvedPath(_ text: String) -> String {

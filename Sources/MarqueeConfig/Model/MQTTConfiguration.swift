@@ -22,12 +22,34 @@ public struct MQTTConfiguration: Sendable, Equatable, Codable {
     /// `allow`: the role commands over MQTT get (anyone who can publish on `TOPIC/command` has it).
     /// `control` by default: no `load`, `reload`, `quit` or screenshot to disk.
     public var role: ControlRole
+    /// `screenshots:`: a thumbnail of the screen published (retained) on `TOPIC/screenshot`; nil: none.
+    public var screenshots: Screenshots?
+
+    /// How often, how large and in which format the screen's thumbnail is published.
+    public struct Screenshots: Sendable, Equatable, Codable {
+        /// Seconds between two pictures.
+        public var every: Double = 300
+        /// Pixels across; the height keeps the screen's shape.
+        public var width: Int = 480
+        public var format: ImageFileFormat = .jpeg
+
+        /// From every 10 s (forty screens at 50 KB is still under 200 KB/s at the broker) to once a day.
+        public static let everyRange = 10.0...86_400.0
+        /// From an icon to a 4K screen's own width.
+        public static let widthRange = 64...3840
+
+        public init(every: Double = 300, width: Int = 480, format: ImageFileFormat = .jpeg) {
+            self.every = every
+            self.width = width
+            self.format = format
+        }
+    }
 
     public static let defaultURL = "mqtt://127.0.0.1:1883"
 
     public init(url: String = MQTTConfiguration.defaultURL, host: String = "127.0.0.1", port: Int = 1883, usesTLS: Bool = false,
                 topic: String = MQTTConfiguration.defaultTopic(), credentials: String? = nil, events: Bool = false,
-                caFile: String? = nil, role: ControlRole = .control) {
+                caFile: String? = nil, role: ControlRole = .control, screenshots: Screenshots? = nil) {
         self.url = url
         self.host = host
         self.port = port
@@ -37,6 +59,7 @@ public struct MQTTConfiguration: Sendable, Equatable, Codable {
         self.events = events
         self.caFile = caFile
         self.role = role
+        self.screenshots = screenshots
     }
 
     /// `marquee/` and the machine's host name.

@@ -6,6 +6,10 @@ public enum ControlVocabulary {
     /// Longest skip a request may ask for: a day.
     public static let maximumSkip = MediaTime(seconds: 86_400)
     public static let maximumStepCount = 1000
+    /// A screenshot scaled for a reply: at least an icon, at most 1920 across, so a base64 reply
+    /// through a broker is bounded by a 1080p picture's bytes, not a 4K screen's four times as many.
+    public static let minimumScreenshotWidth = 64
+    public static let maximumScreenshotWidth = 1920
 
     public static let all: [ControlCommandSpec] = [
         .key(.play, help: "Plays (AVPlayer's play)."),
@@ -87,12 +91,19 @@ public enum ControlVocabulary {
             help: "Plays another config's playlist, replacing this one or appended to it; with wait, replies once the player has it (after its downloads)."
         ) { arguments throws(ControlArgumentError) in try load(arguments) },
         ControlCommandSpec(
-            "screenshot", fields: [ControlField("path", .text)], usage: "-o FILE.png",
-            help: "A PNG of the screen: returned, or written into the screenshots folder as path."
+            "screenshot", fields: [ControlField("path", .text),
+                                   ControlField("width", .integer(minimumScreenshotWidth...maximumScreenshotWidth, hint: "pixels across; the picture is scaled down to it")),
+                                   ControlField("format", .choice(ImageFileFormat.allCases.map(\.rawValue)))],
+            usage: "-o FILE.png",
+            help: "A picture of the screen (PNG, or JPEG with format): returned, or written into the screenshots folder as path; width scales it down."
         ) { arguments throws(ControlArgumentError) in
             let path = arguments.text("path")
-            if let path, path.isEmpty { throw ControlArgumentError("'path' must not be empty; leave it out to get the PNG as base64") }
-            return .screenshot(path: path)
+            if let path, path.isEmpty { throw ControlArgumentError("'path' must not be empty; leave it out to get the picture as base64") }
+            let format = arguments.choice("format", of: ImageFileFormat.self)
+            if path != nil, let format, format != .png {
+                throw ControlArgumentError("'format' \(format.rawValue) is for a picture returned in the reply; a file written as path is a PNG")
+            }
+            return .screenshot(path: path, width: arguments.integer("width"), format: format)
         },
     ]
 

@@ -10,8 +10,9 @@ public enum PNGWriter {
         guard !canvas.size.isEmpty else {
             throw FFmpegError(code: marquee_averror(EINVAL), operation: "PNG of an empty \(canvas.size) picture")
         }
-        let encoder = try PNGEncoder(size: canvas.size)
-        let frame = try rgbFrame(of: canvas)
+        let encoder = try ImageEncoder(size: canvas.size, format: .png)
+        // Same size, so no resampling happens; point sampling just names the cheapest path.
+        let frame = try CanvasFrame.make(of: canvas, size: canvas.size, format: ImageEncoder.pixelFormat(.png), flags: SWS_POINT)
         return try encoder.encode(frame)
     }
 
@@ -28,34 +29,6 @@ public enum PNGWriter {
             throw ImageWriteError(path: path, reason: "PNG encoding failed: \(error)", underlying: error)
         }
         try save(bytes, to: path)
-    }
-
-    /// The canvas as an RGB24 frame the encoder accepts (it takes no 32-bit XRGB layout).
-    private static func rgbFrame(of canvas: Canvas) throws(FFmpegError) -> Frame {
-        let frame = try Frame()
-        let size = canvas.size
-        frame.pointer.pointee.width = Int32(size.width)
-        frame.pointer.pointee.height = Int32(size.height)
-        frame.pointer.pointee.format = PNGEncoder.pixelFormat.rawValue
-        try checked(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(rgb24 \(size))")
-        let destination = withUnsafeBytes(of: frame.pointer.pointee.data) {
-            Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self).prefix(4))
-        }
-        let strides = withUnsafeBytes(of: frame.pointer.pointee.linesize) { Array($0.bindMemory(to: Int32.self).prefix(4)) }
-        // Same size, so no resampling happens; point sampling just names the cheapest path.
-        let scaler = ScalerContext(flags: SWS_POINT)
-        let conversion = ScalerContext.Conversion(sourceSize: size, sourceFormat: AV_PIX_FMT_BGR0, destinationSize: size,
-                                                  destinationFormat: PNGEncoder.pixelFormat, colorimetry: nil)
-        // withPixelBuffer rethrows untyped; a Result carries the FFmpeg error through it unchanged.
-        let converted = canvas.withPixelBuffer { buffer in
-            Result { () throws(FFmpegError) -> Void in
-                let source = UnsafePointer(buffer.baseAddress.assumingMemoryBound(to: UInt8.self))
-                try scaler.convert(conversion, source: ([source, nil, nil, nil], [Int32(buffer.bytesPerRow), 0, 0, 0]),
-                                   destination: (destination, strides))
-            }
-        }
-        try converted.get()
-        return frame
     }
 
     /// Writes the whole file or reports the system's reason (`Permission denied`, `No such file or directory`).
