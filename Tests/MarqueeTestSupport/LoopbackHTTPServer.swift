@@ -72,26 +72,22 @@ public final class LoopbackHTTPServer: Sendable {
         init(_ description: String) { self.description = description }
     }
 
-    public let port: UInt16
-    private let listener: Int32
+    public var port: UInt16 { listener.port }
+    private let listener: LoopbackListener
     private let state: Mutex<State>
 
     private struct State {
         var routes: [String: Route]
         var requestedPaths: [String] = []
         var requests: [RecordedRequest] = []
-        var connections: Set<Int32> = []
-        var stopped = false
     }
 
     /// On `port` when given (a server that comes up where a player already looks), else on one the
     /// kernel picks.
     public init(routes: [String: Route] = [:], port: UInt16 = 0) throws {
-        (listener, self.port) = try Self.listeningSocket(on: port)
+        listener = try LoopbackListener(port: port)
         self.state = Mutex(State(routes: routes))
-        let thread = Thread { [self] in acceptLoop() }
-        thread.name = "loopback-http-accept"
-        thread.start()
+        listener.start(name: "loopback-http") { [self] in serve($0) }
     }
 
     /// A listening socket on 127.0.0.1:`port` (0: one the kernel picks) and the port it got:
@@ -146,43 +142,10 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Closes the listener and every open connection (which ends stalled ones).
     public func stop() {
-        let connections = state.withLock { state -> Set<Int32> in
-            guard !state.stopped else { return [] }
-            state.stopped = true
-            return state.connections
-        }
-        shutdown(listener, Int32(SHUT_RDWR))
-        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
-    }
-
-    private func acceptLoop() {
-        defer { close(listener) }
-        while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR { continue }
-                return  // shut down
-            }
-            let accepted = state.withLock { state -> Bool in
-                guard !state.stopped else { return false }
-                state.connections.insert(connection)
-                return true
-            }
-            guard accepted else {
-                close(connection)
-                return
-            }
-            let thread = Thread { [self] in serve(connection) }
-            thread.name = "loopback-http-connection"
-            thread.start()
-        }
+        listener.stop()
     }
 
     private func serve(_ connection: Int32) {
-        defer {
-            state.withLock { _ = $0.connections.remove(connection) }
-            close(connection)
-        }
         guard let request = readRequest(connection) else { return }
         let route = state.withLock { state -> Route? in
             state.requestedPaths.append(request.path)

@@ -40,8 +40,8 @@ public final class PlayReceiver: Sendable {
         case hang
     }
 
-    public let port: UInt16
-    private let listener: Int32
+    public var port: UInt16 { listener.port }
+    private let listener: LoopbackListener
     private let store: ReceivedPlays
     private let state = Mutex(State())
 
@@ -49,17 +49,13 @@ public final class PlayReceiver: Sendable {
         /// Answers for the next requests, in order; then `standing`.
         var queued: [Answer] = []
         var standing = Answer.accept
-        var connections: Set<Int32> = []
-        var stopped = false
         var requests = 0
     }
 
     public init(store: ReceivedPlays, port: UInt16 = 0) throws {
-        (listener, self.port) = try LoopbackHTTPServer.listeningSocket(on: port)
+        listener = try LoopbackListener(port: port)
         self.store = store
-        let thread = Thread { [self] in acceptLoop() }
-        thread.name = "play-receiver-accept"
-        thread.start()
+        listener.start(name: "play-receiver") { [self] in serve($0) }
     }
 
     public var url: String { "http://127.0.0.1:\(port)/pop" }
@@ -77,43 +73,10 @@ public final class PlayReceiver: Sendable {
     public var requestCount: Int { state.withLock { $0.requests } }
 
     public func stop() {
-        let connections = state.withLock { state -> Set<Int32> in
-            guard !state.stopped else { return [] }
-            state.stopped = true
-            return state.connections
-        }
-        shutdown(listener, Int32(SHUT_RDWR))
-        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
-    }
-
-    private func acceptLoop() {
-        defer { close(listener) }
-        while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            let accepted = state.withLock { state -> Bool in
-                guard !state.stopped else { return false }
-                state.connections.insert(connection)
-                return true
-            }
-            guard accepted else {
-                close(connection)
-                return
-            }
-            let thread = Thread { [self] in serve(connection) }
-            thread.name = "play-receiver-connection"
-            thread.start()
-        }
+        listener.stop()
     }
 
     private func serve(_ connection: Int32) {
-        defer {
-            state.withLock { _ = $0.connections.remove(connection) }
-            close(connection)
-        }
         guard let body = readBody(connection) else { return }
         let answer = state.withLock { state -> Answer in
             state.requests += 1
