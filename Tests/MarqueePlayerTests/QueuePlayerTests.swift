@@ -1,4 +1,5 @@
 import MarqueeCore
+import Synchronization
 import Testing
 @testable import MarqueePlayer
 
@@ -289,6 +290,74 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
         for (index, frame) in frames.enumerated() {
             #expect(frame.time == firstDraw + flip + frame25 * Int64(index), "frame \(index) at \(frame.time)")
         }
+    }
+
+    /// The screen's first flip sets its mode and can take longer than a slot (62 ms measured under
+    /// TCG on bochs-drm, both with atomic and legacy modesetting) though the frame was drawn on
+    /// time: nothing was on screen before it, so the beat starts when it is up, and the frames that
+    /// fell due during the modeset are shown, not dropped (the guest's legacy clip lost its second
+    /// frame to it). With an audio output too (the guest's null one): the item has no sound, so its
+    /// pictures are not laid out by any.
+    @Test(arguments: [false, true]) func theScreensFirstFlipStartsTheBeatWhenItIsUp(withAudioOutput: Bool) {
+        let media = ScriptedMedia(["a": .video(frames: 10, frameDuration: frame25)])
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let recorder = EventRecorder()
+        let clock = VirtualClock()
+        let modeset = MediaTime(62, per: 1000)
+        let output = DrawCostOutput(size: PixelSize(width: 64, height: 36), clock: clock, costs: [:], flipCosts: [1: modeset])
+        let player = QueuePlayer(items: [QueueItem(url: "a")], settings: settings, opener: media, video: output,
+                                 audio: withAudioOutput ? NullAudioOutput() : nil, clock: clock, events: { recorder.record($0) })
+        player.start()
+        player.waitUntilFinished()
+        let frames = recorder.frames
+        #expect(frames.count == 10)
+        #expect(frames.filter(\.dropped).isEmpty, "\(frames.filter(\.dropped).count) frames dropped")
+        for (index, frame) in frames.enumerated() {
+            #expect(frame.time == modeset + frame25 * Int64(index), "frame \(index) at \(frame.time)")
+        }
+    }
+
+    /// Only the screen's first flip: an item that follows another on screen keeps the beat its
+    /// hand-over set, however long its first flip takes (following every flip would shift the
+    /// timeline by each one's jitter, and a loop would drift).
+    @Test func aSlowFlipAtAHandOverKeepsTheBeat() {
+        let media = ScriptedMedia(["a": .video(frames: 4, frameDuration: frame25), "b": .video(frames: 4, frameDuration: frame25)])
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        let recorder = EventRecorder()
+        let clock = VirtualClock()
+        let output = DrawCostOutput(size: PixelSize(width: 64, height: 36), clock: clock, costs: [:], flipCosts: [5: MediaTime(30, per: 1000)])
+        let player = QueuePlayer(items: [QueueItem(url: "a"), QueueItem(url: "b")], settings: settings, opener: media,
+                                 video: output, clock: clock, events: { recorder.record($0) })
+        player.start()
+        player.waitUntilFinished()
+        let shown = recorder.frames.filter { !$0.dropped }
+        #expect(shown.map(\.item) == [0, 0, 0, 0, 1, 1, 1, 1])
+        #expect(shown.map(\.time) == (0..<8).map { frame25 * Int64($0) })
+    }
+
+    /// What the session asks for real-time priority in runs on the present thread itself, before
+    /// its first frame: only the thread itself is sure to be the one raised.
+    @Test func onPresentThreadRunsOnThePresentThreadBeforeTheFirstFrame() {
+        let media = ScriptedMedia(["a": .video(frames: 3, frameDuration: frame25)])
+        let recorder = EventRecorder()
+        let ranOn = Mutex<(thread: String, framesBefore: Int)?>(nil)
+        var settings = PlayerSettings()
+        settings.repeatMode = .off
+        settings.exitWhenIdle = true
+        settings.onPresentThread = { ranOn.withLock { $0 = (ThreadName.current, recorder.frames.count) } }
+        let player = QueuePlayer(items: [QueueItem(url: "a")], settings: settings, opener: media,
+                                 video: HeadlessVideoOutput(size: PixelSize(width: 64, height: 36)), clock: VirtualClock(),
+                                 events: { recorder.record($0) })
+        player.start()
+        player.waitUntilFinished()
+        let seen = ranOn.withLock { $0 }
+        #expect(seen?.thread == "marquee.present")
+        #expect(seen?.framesBefore == 0)
+        #expect(recorder.frames.count == 3)
     }
 
     @Test func aStillImageStaysUpForItsDuration() {
