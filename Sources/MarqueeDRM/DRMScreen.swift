@@ -239,12 +239,20 @@ final class DRMScreen {
         try (scanout as? DRMAtomicScanout)?.hideOverlay()
     }
 
-    /// Draws into the buffer not on screen; waits first for the last flip, since that buffer was
-    /// on screen until it completed.
+    /// Draws into a buffer neither on screen nor queued to be, while the last flip may still be
+    /// pending: the buffer that flip replaces stays lent until it completes, so the wait for it is
+    /// only the next flip's (`showPrepared`). Waiting here instead held every draw behind the flip
+    /// before it: under TCG, with the decode threads busy, the first page flip's event came 55-70 ms
+    /// after it was queued, and the frame drawn after it was dropped. Only when the pool has no
+    /// buffer free does it wait for the flip, which gives one back.
     func prepare(_ draw: (PixelBuffer) throws -> Void) throws {
-        try settleFlip()
         // Drawing again before a flip replaces what was prepared, in the same buffer.
-        guard let target = prepared ?? pool.lendToOutput() else { throw OutputBufferShortage(output: "display \(connectorName)") }
+        var target = prepared ?? pool.lendToOutput()
+        if target == nil {
+            try settleFlip()
+            target = pool.lendToOutput()
+        }
+        guard let target else { throw OutputBufferShortage(output: "display \(connectorName)") }
         prepared = nil
         try draw(buffer(target).pixelBuffer)
         prepared = target
@@ -254,16 +262,17 @@ final class DRMScreen {
     /// to show; false when the lease is of another screen's pool (one unplugged since).
     func prepare(lease: OutputBufferLease, then draw: ((PixelBuffer) throws -> Void)?) throws -> Bool {
         guard lease.pool === pool else { return false }
-        try settleFlip()
         prepared = nil
         if let draw { try draw(buffer(lease).pixelBuffer) }
         prepared = lease
         return true
     }
 
-    /// Flips to what `prepare` drew; nothing when nothing is prepared.
+    /// Flips to what `prepare` drew, once the last flip has completed (a second one queued before
+    /// would fail with EBUSY); nothing when nothing is prepared.
     func showPrepared() throws {
         guard let next = prepared else { return }
+        try settleFlip()
         prepared = nil
         let target = buffer(next)
         do {
