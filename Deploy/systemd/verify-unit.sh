@@ -31,11 +31,11 @@ grep -q 'consoleblank=0 vt.global_cursor_default=0' "$work/install.log" &&
   pass "install.sh --dry-run creates the marquee user in video,audio,input" || bad "dry run: $(cat "$work/dry.log")"
 
 unit=$repo/Deploy/systemd/marquee.service
-for setting in 'Type=notify' 'WatchdogSec=' 'Restart=always' 'User=marquee' 'SupplementaryGroups=video audio input' 'ExecReload=/bin/kill -HUP $MAINPID'; do
+for setting in 'Type=notify' 'WatchdogSec=' 'Restart=always' 'LimitRTPRIO=10' 'SystemCallFilter=sched_setscheduler' 'User=marquee' 'SupplementaryGroups=video audio input' 'ExecReload=/bin/kill -HUP $MAINPID'; do
   grep -qF "$setting" "$unit" && pass "unit has $setting" || bad "unit lacks $setting"
 done
-for blocker in 'PrivateDevices=yes' 'DevicePolicy=closed' 'DevicePolicy=strict' 'ProtectKernelTunables=yes'; do
-  grep -v "^#" "$unit" | grep -qF "$blocker" && bad "unit has $blocker, which blocks DRM, ALSA or evdev" || true
+for blocker in 'PrivateDevices=yes' 'DevicePolicy=closed' 'DevicePolicy=strict' 'ProtectKernelTunables=yes' 'RestrictRealtime=yes'; do
+  grep -v "^#" "$unit" | grep -qF "$blocker" && bad "unit has $blocker, which blocks DRM, ALSA, evdev or the present thread's real-time priority" || true
 done
 
 if ! command -v systemd-analyze > /dev/null; then

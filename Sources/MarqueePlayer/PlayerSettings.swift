@@ -45,6 +45,9 @@ public struct PlayerSettings: Sendable {
     /// position (item `index` at source time `time`, an exact seek, pre-rolled). Ignored with
     /// `wallSync`, which follows its epoch, and when `index` is not in the queue.
     public var resumeAt: ResumePoint?
+    /// Run first on the present thread, before it plays: the session asks for real-time priority
+    /// there (`RealtimeScheduling`), since only the thread itself is sure to be the one raised.
+    public var onPresentThread: (@Sendable () -> Void)?
 
     public init() {}
 }

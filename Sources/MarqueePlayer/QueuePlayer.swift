@@ -185,6 +185,7 @@ public final class QueuePlayer: @unchecked Sendable {
         audioRenderer?.start()
         let thread = Thread { [self] in
             ThreadName.set("marquee.present")
+            settings.onPresentThread?()
             run()
             requests.markEnded()
         }

@@ -126,7 +126,7 @@ package final class PlaybackSession {
         self.intake = intake
         let audio = backends.audio(AudioRequest(choice: audioChoice, configuration: plan.audio, virtualClock: clock is VirtualClock), logger)
         let assembly = PlayerAssembly(plan: plan, backends: backends, clock: clock)
-        var settings = assembly.settings(plan.settings, for: video, audio: audio, waitsForContent: fleet != nil)
+        var settings = assembly.settings(plan.settings, for: video, audio: audio, waitsForContent: fleet != nil, logger: logger)
         // Remote playlists arrive later through the cache: they start from their top.
         let positions = fleet == nil ? PositionKeeper.make(plan: plan, config: Self.planDigest(plan, digest: backends.digests()),
                                                            screen: plan.mainScreen?.name ?? "main", logger: logger) : nil

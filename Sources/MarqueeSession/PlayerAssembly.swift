@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MarqueeConfig
 import MarqueeCore
 import MarqueePlayer
@@ -13,8 +14,10 @@ struct PlayerAssembly {
     let clock: PlaybackClock
 
     /// The settings of the player of `screen`, whose sound goes to `audio`.
-    func settings(_ base: PlayerSettings, for screen: ScreenOutput, audio: AudioDevice, waitsForContent: Bool) -> PlayerSettings {
+    func settings(_ base: PlayerSettings, for screen: ScreenOutput, audio: AudioDevice, waitsForContent: Bool, logger: Logger) -> PlayerSettings {
         var settings = base
+        // The present thread runs above the decoders (one warning where it may not).
+        settings.onPresentThread = PresentThreadPriority.request(on: clock, logger: logger)
         // Remote media are downloaded before the playlist plays: the player waits for it.
         settings.waitsForContent = waitsForContent
         // Locked to the wall, the sound is resampled onto it: only a device that keeps time can be.

@@ -70,7 +70,7 @@ package final class ScreenPlayers: @unchecked Sendable {
             }
             // The same rules as the main screen's player: one assembly makes both.
             let assembly = PlayerAssembly(plan: plan, backends: backends, clock: clock)
-            let settings = assembly.settings(plan.settings(for: screen, overrides: overrides), for: playing, audio: audio, waitsForContent: false)
+            let settings = assembly.settings(plan.settings(for: screen, overrides: overrides), for: playing, audio: audio, waitsForContent: false, logger: screenLogger)
             let opener = assembly.opener(settings, for: playing, warn: { [screenLogger] in screenLogger.warning("\($0)") })
             let player = assembly.player(items: items, settings: settings, opener: opener, screen: playing, audio: audio, clock: clock,
                                          stampedEvents: { [delivery] in delivery.post($0, at: $1.seconds) })

@@ -8,14 +8,24 @@ final class PlayerRun {
     private let eventsURL: URL
     private let errorURL: URL
 
-    /// `environment` is added to this process's own for the player.
-    init(arguments: [String], in directory: URL, environment: [String: String] = [:], traceFrames: Bool = true) throws {
+    /// `environment` is added to this process's own for the player. `launcher` (a command that
+    /// execs the rest of its arguments, such as setpriv or prlimit) runs the player instead, with
+    /// marquee's path after its own arguments: the process is the player's all the same.
+    init(arguments: [String], in directory: URL, environment: [String: String] = [:], traceFrames: Bool = true,
+         launcher: [String] = []) throws {
         let stamp = UUID().uuidString
         eventsURL = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-events-\(stamp).jsonl")
         errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-stderr-\(stamp).txt")
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        process.executableURL = try MarqueeProcess.executable()
-        process.arguments = arguments + ["--events", eventsURL.path] + (traceFrames ? ["--trace-frames"] : [])
+        let marquee = try MarqueeProcess.executable()
+        let playerArguments = arguments + ["--events", eventsURL.path] + (traceFrames ? ["--trace-frames"] : [])
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [marquee.path] + playerArguments
+        } else {
+            process.executableURL = marquee
+            process.arguments = playerArguments
+        }
         process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice

@@ -1,3 +1,4 @@
+import Logging
 import Foundation
 import MarqueeConfig
 import MarqueeCore
@@ -27,11 +28,11 @@ import Testing
         let free = PlayerAssembly(plan: try plan(sync: false), backends: .inProcess(), clock: MonotonicClock())
         let wall = PlayerAssembly(plan: try plan(sync: true), backends: .inProcess(), clock: MonotonicClock())
         let fast = PlayerAssembly(plan: try plan(sync: false), backends: .inProcess(), clock: VirtualClock())
-        #expect(free.settings(free.plan.settings, for: screen, audio: nullPlugin, waitsForContent: false).followsAudioClock)
-        #expect(wall.settings(wall.plan.settings, for: screen, audio: card, waitsForContent: false).followsAudioClock)
-        #expect(!wall.settings(wall.plan.settings, for: screen, audio: nullPlugin, waitsForContent: false).followsAudioClock,
+        #expect(free.settings(free.plan.settings, for: screen, audio: nullPlugin, waitsForContent: false, logger: Logger(label: "test")).followsAudioClock)
+        #expect(wall.settings(wall.plan.settings, for: screen, audio: card, waitsForContent: false, logger: Logger(label: "test")).followsAudioClock)
+        #expect(!wall.settings(wall.plan.settings, for: screen, audio: nullPlugin, waitsForContent: false, logger: Logger(label: "test")).followsAudioClock,
                 "a device that keeps no time cannot be resampled onto the wall")
-        #expect(!fast.settings(fast.plan.settings, for: screen, audio: card, waitsForContent: false).followsAudioClock,
+        #expect(!fast.settings(fast.plan.settings, for: screen, audio: card, waitsForContent: false, logger: Logger(label: "test")).followsAudioClock,
                 "the virtual clock runs faster than any device")
     }
 
@@ -43,8 +44,8 @@ import Testing
         let turning = ScreenOutput(screen: nil, output: HeadlessVideoOutput(), display: TurningDisplay())
         let plain = ScreenOutput(screen: nil, output: HeadlessVideoOutput(), display: nil)
         let audio = AudioDevice(output: NullAudioOutput(), isDevice: false)
-        let onPlane = assembly.settings(base.settings, for: turning, audio: audio, waitsForContent: true)
+        let onPlane = assembly.settings(base.settings, for: turning, audio: audio, waitsForContent: true, logger: Logger(label: "test"))
         #expect(onPlane.displayRotation == .none && onPlane.waitsForContent && onPlane.stopTimeout == MediaTime(seconds: 7))
-        #expect(assembly.settings(base.settings, for: plain, audio: audio, waitsForContent: false).displayRotation == .clockwise90)
+        #expect(assembly.settings(base.settings, for: plain, audio: audio, waitsForContent: false, logger: Logger(label: "test")).displayRotation == .clockwise90)
     }
 }
