@@ -395,7 +395,8 @@ extension QueuePlayer {
             emit(.error(message: "video output: \(refusal)"))
         }
         onScreen.drew(picture, at: placement)
-        // The labels go to the overlay plane first: staging waits for the last flip, as prepare does.
+        // The labels go to the overlay plane first: staging waits for the last flip (of the plane's two
+        // buffers, the one written was on screen until that flip completed).
         let onPlane = stageOSD()
         // Screens mirroring this one draw the same decoded picture, placed for their own mode.
         announceToMirrors(picture)
