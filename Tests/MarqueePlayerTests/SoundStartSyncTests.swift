@@ -21,11 +21,19 @@ import Testing
         settings.repeatMode = .off
         settings.exitWhenIdle = true
         settings.followsAudioClock = true
+        // What had sounded when each frame went up: heard when its event is seen, less the frames
+        // that sounded since its flip (the event's stamp). Read at the callback alone, the first
+        // frame came out late by the item's announcements delivered before it on a loaded machine
+        // (12.75 ms in a clean-clone run, with the device starting 40 ms late).
         let heardAtFrames = Mutex<[Int64]>([])
+        let clock = MonotonicClock()
         let player = QueuePlayer(items: [QueueItem(url: "clip")], settings: settings, opener: media,
                                  video: HeadlessVideoOutput(size: PixelSize(width: 16, height: 9)), audio: device,
-                                 clock: MonotonicClock(), events: { event in
-                                     if case .frame(_, _, _, false, _) = event { heardAtFrames.withLock { $0.append(device.heard) } }
+                                 clock: clock, stampedEvents: { event, flippedAt in
+                                     guard case .frame(_, _, _, false, _) = event else { return }
+                                     let heard = device.heard
+                                     let sinceFlip = (clock.now() - flippedAt).ticks(timescale: 48000)
+                                     heardAtFrames.withLock { $0.append(heard - sinceFlip) }
                                  })
         player.start()
         player.waitUntilFinished()
