@@ -242,23 +242,30 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
         #expect(output.shownAt == (0..<10).map { frame25 * Int64($0) })
     }
 
-    /// An item's first draw that takes longer than a slot (a scaler set up, buffers touched for
-    /// the first time) starts the beat when that frame is on screen: the frames that fell due
-    /// meanwhile are shown, one slot apart, not dropped.
-    @Test func aSlowFirstDrawMovesTheBeatInsteadOfDroppingFrames() {
+    /// Plays a 10-frame 25 fps item to its end on the virtual clock over an output whose draws and
+    /// flips cost what `costs` and `flipCosts` say (by their number, from 1); its frame events.
+    private func tenFrames(drawCosts costs: [Int: MediaTime] = [:], flipCosts: [Int: MediaTime] = [:],
+                           audio: AudioOutput? = nil) -> [(item: Int, pts: MediaTime, time: MediaTime, dropped: Bool)] {
         let media = ScriptedMedia(["a": .video(frames: 10, frameDuration: frame25)])
         var settings = PlayerSettings()
         settings.repeatMode = .off
         settings.exitWhenIdle = true
         let recorder = EventRecorder()
         let clock = VirtualClock()
-        let firstDraw = MediaTime(90, per: 1000)
-        let output = DrawCostOutput(size: PixelSize(width: 64, height: 36), clock: clock, costs: [1: firstDraw])
-        let player = QueuePlayer(items: [QueueItem(url: "a")], settings: settings, opener: media,
-                                 video: output, clock: clock, events: { recorder.record($0) })
+        let output = DrawCostOutput(size: PixelSize(width: 64, height: 36), clock: clock, costs: costs, flipCosts: flipCosts)
+        let player = QueuePlayer(items: [QueueItem(url: "a")], settings: settings, opener: media, video: output,
+                                 audio: audio, clock: clock, events: { recorder.record($0) })
         player.start()
         player.waitUntilFinished()
-        let frames = recorder.frames
+        return recorder.frames
+    }
+
+    /// An item's first draw that takes longer than a slot (a scaler set up, buffers touched for
+    /// the first time) starts the beat when that frame is on screen: the frames that fell due
+    /// meanwhile are shown, one slot apart, not dropped.
+    @Test func aSlowFirstDrawMovesTheBeatInsteadOfDroppingFrames() {
+        let firstDraw = MediaTime(90, per: 1000)
+        let frames = tenFrames(drawCosts: [1: firstDraw])
         #expect(frames.count == 10)
         #expect(frames.filter(\.dropped).isEmpty, "\(frames.filter(\.dropped).count) frames dropped")
         for (index, frame) in frames.enumerated() {
@@ -271,20 +278,9 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
     /// screen, so the frames that fell due during the flip are not dropped for it (seen in the guest
     /// on bochs-drm and virtio-gpu: the second frame). Here the flip takes two 25 fps slots and more.
     @Test func aLateFirstFrameBehindASlowFlipStartsTheBeatAtTheFlip() {
-        let media = ScriptedMedia(["a": .video(frames: 10, frameDuration: frame25)])
-        var settings = PlayerSettings()
-        settings.repeatMode = .off
-        settings.exitWhenIdle = true
-        let recorder = EventRecorder()
-        let clock = VirtualClock()
         let firstDraw = MediaTime(90, per: 1000)
         let flip = MediaTime(85, per: 1000)
-        let output = DrawCostOutput(size: PixelSize(width: 64, height: 36), clock: clock, costs: [1: firstDraw], flipCosts: [1: flip])
-        let player = QueuePlayer(items: [QueueItem(url: "a")], settings: settings, opener: media,
-                                 video: output, clock: clock, events: { recorder.record($0) })
-        player.start()
-        player.waitUntilFinished()
-        let frames = recorder.frames
+        let frames = tenFrames(drawCosts: [1: firstDraw], flipCosts: [1: flip])
         #expect(frames.count == 10)
         #expect(frames.filter(\.dropped).isEmpty, "\(frames.filter(\.dropped).count) frames dropped")
         for (index, frame) in frames.enumerated() {
@@ -299,19 +295,8 @@ private func makePlayer(_ items: [QueueItem], _ media: ScriptedMedia, repeatMode
     /// frame to it). With an audio output too (the guest's null one): the item has no sound, so its
     /// pictures are not laid out by any.
     @Test(arguments: [false, true]) func theScreensFirstFlipStartsTheBeatWhenItIsUp(withAudioOutput: Bool) {
-        let media = ScriptedMedia(["a": .video(frames: 10, frameDuration: frame25)])
-        var settings = PlayerSettings()
-        settings.repeatMode = .off
-        settings.exitWhenIdle = true
-        let recorder = EventRecorder()
-        let clock = VirtualClock()
         let modeset = MediaTime(62, per: 1000)
-        let output = DrawCostOutput(size: PixelSize(width: 64, height: 36), clock: clock, costs: [:], flipCosts: [1: modeset])
-        let player = QueuePlayer(items: [QueueItem(url: "a")], settings: settings, opener: media, video: output,
-                                 audio: withAudioOutput ? NullAudioOutput() : nil, clock: clock, events: { recorder.record($0) })
-        player.start()
-        player.waitUntilFinished()
-        let frames = recorder.frames
+        let frames = tenFrames(flipCosts: [1: modeset], audio: withAudioOutput ? NullAudioOutput() : nil)
         #expect(frames.count == 10)
         #expect(frames.filter(\.dropped).isEmpty, "\(frames.filter(\.dropped).count) frames dropped")
         for (index, frame) in frames.enumerated() {
