@@ -29,12 +29,4 @@ public enum RealtimeScheduling {
 
     /// linux/sched.h's SCHED_RESET_ON_FORK, which Glibc's module leaves out.
     static let resetOnFork: Int32 = 0x4000_0000
-
-    /// The calling thread's policy (SCHED_OTHER, SCHED_FIFO ...) and real-time priority.
-    public static func callingThread() -> (policy: Int32, priority: Int32) {
-        var policy: Int32 = 0
-        var parameters = sched_param()
-        guard pthread_getschedparam(pthread_self(), &policy, &parameters) == 0 else { return (-1, 0) }
-        return (policy & ~resetOnFork, parameters.sched_priority)
-    }
 }
