@@ -37,8 +37,9 @@ public final class ControlSocketServer: @unchecked Sendable {
     public let path: String
     private let loop: ControlPlaneLoop
     /// Owned by this server until `start` hands it to the loop (which closes it once the listener's
-    /// source has ended); closed by `stop`/deinit when it never started.
-    private let listener: Int32
+    /// source has ended); closed by `stop`/deinit when it never started. Internal for the tests
+    /// that check it is closed.
+    let listener: Int32
     /// The socket file this server created, so `stop` never unlinks one a newer player put there.
     private let socketFile: (device: UInt64, inode: UInt64)?
     private let shared: ControlSocketShared

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import MarqueeCore
+@testable import MarqueeCore
 import Synchronization
 @testable import MarqueeControl
 
@@ -115,6 +115,36 @@ func socketsBound(to path: String) -> Int {
     return last
 }
 
-func openDescriptorCount() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+/// What each descriptor open in this process names (`socket:[1234]`, `anon_inode:[timerfd]`, a
+/// path), by number.
+func openDescriptorTargets() -> [Int32: String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    var targets: [Int32: String] = [:]
+    for name in names {
+        guard let number = Int32(name),
+              let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name) else { continue }
+        targets[number] = target
+    }
+    return targets
+}
+
+/// The sockets among `descriptors`, by what they name: a socket's inode is its own for as long as
+/// any descriptor holds it, so unlike a descriptor's number it is never reused by another suite's
+/// socket while the test looks.
+func socketIdentities(of descriptors: [Int32]) -> Set<String> {
+    let targets = openDescriptorTargets()
+    return Set(descriptors.compactMap { targets[$0] }.filter { $0.hasPrefix("socket:[") })
+}
+
+/// Which of `sockets` any descriptor of this process still holds.
+func socketsStillOpen(_ sockets: Set<String>) -> Set<String> {
+    sockets.intersection(openDescriptorTargets().values)
+}
+
+extension ControlPlaneLoop {
+    /// The descriptors the sources still on this loop watch (whether the loop or their owner closes
+    /// them when they end).
+    var watchedDescriptors: [Int32] {
+        state.withLock { $0.sources.values.map(\.descriptor) }
+    }
 }

@@ -49,14 +49,20 @@ extension ControlSocketTests {
                     "\(disconnects.map(\.text).filter { !$0.hasSuffix(" disconnected") }.prefix(3))")
         }
 
+        // The server's own descriptors, not the whole process's count: suites running beside this
+        // one open and close descriptors meanwhile (a clean-clone run once failed on that). The
+        // test's loop serves this server alone, so every descriptor the loop watches is the server's.
         @Test func stopClosesTheListenerAndRemovesTheSocketFile() throws {
             let loop = try startedLoop()
             defer { loop.stop() }
-            let before = openDescriptorCount()
             let fixture = try ControlSocketFixture(loop: loop)
             let client = try ControlSocketClient(path: fixture.path)
             try client.send("hello")
             #expect(try client.readLine(timeout: 5) == "hello")
+            // The listener, the deadline timer and the one accepted connection.
+            #expect(waitUntil(5) { loop.watchedDescriptors.count == 3 }, "\(loop.watchedDescriptors.count) descriptors on the loop")
+            let serverSockets = socketIdentities(of: loop.watchedDescriptors)
+            #expect(serverSockets.count == 2, "the listener and the connection: \(serverSockets)")
             let started = Date()
             fixture.server.stop()
             #expect(Date().timeIntervalSince(started) < 1.5)
@@ -67,9 +73,8 @@ extension ControlSocketTests {
             client.close()
             fixture.stop()  // a second stop does nothing
             #expect(waitUntil(5) { socketsBound(to: fixture.path) == 0 }, "the listener and every accepted connection are closed")
-            // The whole process's count: other suites open and close descriptors meanwhile (74
-            // against 73 once in a full run), so it is given a moment to settle.
-            #expect(waitUntil(5) { openDescriptorCount() == before }, "\(openDescriptorCount()) open, \(before) before")
+            #expect(waitUntil(5) { loop.watchedDescriptors.isEmpty }, "\(loop.watchedDescriptors.count) descriptors left on the loop")
+            #expect(waitUntil(5) { socketsStillOpen(serverSockets).isEmpty }, "still open: \(socketsStillOpen(serverSockets))")
         }
 
         @Test func aServerNeverStartedClosesItsDescriptorsOnStop() throws {
@@ -77,15 +82,16 @@ extension ControlSocketTests {
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let loop = try startedLoop()
             defer { loop.stop() }
-            let before = openDescriptorCount()
             let server = try ControlSocketServer(path: folder + "/s.sock", loop: loop, log: { _, _ in }, onInput: { _, _ in })
-            // The listener and its deadline timer (no wake-up pair). The whole process's count:
-            // other suites open and close descriptors meanwhile, so it is given a moment to settle.
-            #expect(waitUntil(5) { openDescriptorCount() == before + 2 }, "\(openDescriptorCount()) open, \(before) before")
+            // Before start the loop holds only the deadline timer; the listener is still the server's.
+            #expect(loop.watchedDescriptors.count == 1)
+            let listener = socketIdentities(of: [server.listener])
+            #expect(listener.count == 1)
             #expect(waitUntil(5) { socketsBound(to: folder + "/s.sock") == 1 })
             server.stop()
             #expect(waitUntil(5) { socketsBound(to: folder + "/s.sock") == 0 })
-            #expect(waitUntil(5) { openDescriptorCount() == before }, "\(openDescriptorCount()) open, \(before) before")
+            #expect(waitUntil(5) { loop.watchedDescriptors.isEmpty }, "the timer is ended")
+            #expect(waitUntil(5) { socketsStillOpen(listener).isEmpty }, "the listener is closed")
             #expect(!FileManager.default.fileExists(atPath: folder + "/s.sock"))
         }
     }
