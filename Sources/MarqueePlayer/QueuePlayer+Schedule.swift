@@ -15,6 +15,12 @@ extension QueuePlayer {
     /// The next change is due on the wall clock (present thread).
     var isScheduleChangeDue: Bool { timetable.isChangeDue }
 
+    /// The daypart whose queue plays, by its config name; nil without a timetable or while nothing
+    /// is scheduled.
+    var daypartPlaying: String? {
+        timetable.applied.flatMap { timetable.schedule?.playlists.name(of: $0) }
+    }
+
     /// The wall clock jumped (an NTP sync out of 1970, `date -s`): the timetable is worked out again
     /// from the new time, and whatever it says now is acted on. From any thread; returns at once.
     public func wallClockChanged() {

@@ -32,7 +32,7 @@ extension QueuePlayer {
             details.displayIsOn = displayIsOn
             details.isScheduled = timetable.schedule != nil
             details.isWallSynced = isWallSynced
-            details.daypart = timetable.applied.flatMap { timetable.schedule?.playlists.name(of: $0) }
+            details.daypart = daypartPlaying
             details.nextScheduleChange = timetable.nextChange?.start
             details.actionAtItemEnd = cursor.actionAtItemEnd
             details.itemStart = pipeline?.item.start

@@ -131,7 +131,10 @@ package final class PlaybackSession {
         let positions = fleet == nil ? PositionKeeper.make(plan: plan, config: Self.planDigest(plan, digest: backends.digests()),
                                                            screen: plan.mainScreen?.name ?? "main", logger: logger) : nil
         self.positions = positions
-        settings.resumeAt = positions?.resumePoint(for: plan.items)
+        let schedule = fleet == nil ? plan.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) } : nil
+        // With a timetable the player begins with the daypart on now, and resumes only in it.
+        let startingQueue = schedule?.queueNow(base: settings) ?? (daypart: nil, items: plan.items)
+        settings.resumeAt = positions?.resumePoint(for: startingQueue.items, daypart: startingQueue.daypart)
         // Media given as arguments have no config to read again.
         let reload: (@Sendable (CommandSource) -> Void)? = plan.configPath != nil || fleet != nil
             ? { @Sendable source in intake.reload(from: source) } : nil
@@ -155,7 +158,7 @@ package final class PlaybackSession {
         }
         intake.syncPlanner = syncPlanner
         let extras = PlayerAssembly.Extras(display: backends.osd(plan.osd, logger), displayPower: cec.map { [$0] } ?? [],
-                                           schedule: fleet == nil ? plan.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) } : nil,
+                                           schedule: schedule,
                                            heartbeat: { pinger?.tick() }, reload: reload)
         let player = assembly.player(items: fleet == nil ? plan.items : [], settings: settings, opener: opener, screen: video, audio: audio,
                                      extras: extras, clock: clock, stampedEvents: { [delivery] in delivery.post($0, at: $1.seconds) })
@@ -238,10 +241,9 @@ package final class PlaybackSession {
                                  service: control?.service, logger: logger)
         observer.attachStatus(player)
         if let positions {
-            let items = plan.items
             // The status has folded every event before the quit's: its position is the frame on screen then.
             observer.attach { [weak player] event, _ in
-                if case .command(.quit, _) = event, let player { positions.saveNow(player.status().playback, items: items) }
+                if case .command(.quit, _) = event, let player { positions.saveNow(player.status()) }
             }
         }
         if let service = control?.service ?? mqtt?.service { observer.attach(service) }
@@ -318,7 +320,7 @@ package final class PlaybackSession {
         clockJumps?.start()
         player.start()
         ledger?.start()
-        positions?.start(status: { [player] in player.status().playback }, items: plan.items)
+        positions?.start(status: { [player] in player.status() })
         otherScreens?.start()
         startFleet()
         input?.start()

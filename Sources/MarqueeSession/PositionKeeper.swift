@@ -8,8 +8,9 @@ import MarqueePlayer
 /// Resume after a restart (`resume:`): the position is saved every `interval` while an item plays
 /// and once at exit, atomically (a temporary file synced and renamed, so a power cut leaves the old
 /// position or the new one); at start, a position saved for the same config and item is where the
-/// player begins, with an exact seek. A changed config starts from the top. Frame-locked playback
-/// follows its epoch and a timetable its daypart, so neither resumes.
+/// player begins, with an exact seek. A changed config starts from the top, and with a timetable
+/// so does another daypart than the one saved (its queue is another). Frame-locked playback
+/// follows its epoch, so it never resumes.
 package final class PositionKeeper: @unchecked Sendable {
     package let path: String
     private let screen: String
@@ -32,19 +33,20 @@ package final class PositionKeeper: @unchecked Sendable {
         self.logger = logger
     }
 
-    /// The keeper a plan asks for, or nil: `resume: false`, a wall, a timetable, or no state
-    /// directory without `resume: true`.
+    /// The keeper a plan asks for, or nil: `resume: false`, a wall, or no state directory without
+    /// `resume: true`.
     package static func make(plan: PlaybackPlan, config: String, screen: String, logger: Logger,
                              environment: [String: String] = ProcessInfo.processInfo.environment) -> PositionKeeper? {
         let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-        guard plan.resume ?? (state != nil), plan.sync == nil, plan.schedule == nil else { return nil }
+        guard plan.resume ?? (state != nil), plan.sync == nil else { return nil }
         let folder = state ?? "/var/lib/marquee"
         return PositionKeeper(path: (folder as NSString).appendingPathComponent(fileName), screen: screen, config: config, logger: logger)
     }
 
-    /// Where to start `items`: the saved item and time when the config and the item are the same;
-    /// nil (from the top) otherwise, said in one line.
-    package func resumePoint(for items: [QueueItem]) -> ResumePoint? {
+    /// Where to start `items`, the queue a player started now begins with (with a timetable,
+    /// `daypart`'s): the saved item and time when the config, the daypart and the item are the
+    /// same; nil (from the top) otherwise, said in one line.
+    package func resumePoint(for items: [QueueItem], daypart: String? = nil) -> ResumePoint? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         guard let saved = try? JSONDecoder().decode(SavedPosition.self, from: data) else {
             logger.warning("resume: \(path) is not a saved position; starting from the top")
@@ -54,27 +56,33 @@ package final class PositionKeeper: @unchecked Sendable {
             logger.info("resume: the config changed since the position was saved (\(saved.savedAt)); starting from the top")
             return nil
         }
-        guard saved.index < items.count, items[saved.index].url == saved.url, items[saved.index].id == saved.id, saved.time.isFinite else {
+        guard saved.daypart == daypart else {
+            logger.info("resume: the position was saved in \(saved.daypart.map { "daypart \($0)" } ?? "no daypart"), and \(daypart.map { "daypart \($0)" } ?? "nothing") is scheduled now; starting from its top")
+            return nil
+        }
+        // The status (and so the saved position) names a URL with its credentials taken out.
+        guard saved.index < items.count, CredentialRedaction.redacted(items[saved.index].url) == saved.url, items[saved.index].id == saved.id, saved.time.isFinite else {
             logger.info("resume: item \(saved.index + 1) is no longer \(saved.url); starting from the top")
             return nil
         }
         let time = MediaTime(Int64((max(0, saved.time) * 1000).rounded()), per: 1000)
-        logger.info("resume: item \(saved.index + 1)/\(items.count) at \(String(format: "%.3f", time.seconds)) s (saved \(saved.savedAt))")
-        return ResumePoint(index: saved.index, time: time)
+        let inDaypart = daypart.map { " of daypart \($0)" } ?? ""
+        logger.info("resume: item \(saved.index + 1)/\(items.count)\(inDaypart) at \(String(format: "%.3f", time.seconds)) s (saved \(saved.savedAt))")
+        return ResumePoint(index: saved.index, time: time, daypart: daypart)
     }
 
     /// Saves `status()` every `interval` until `stop()`.
-    package func start(status: @escaping @Sendable () -> PlaybackStatus, items: [QueueItem]) {
+    package func start(status: @escaping @Sendable () -> PlayerStatusSnapshot) {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval)
-        timer.setEventHandler { [weak self] in self?.save(status(), items: items, daypart: nil) }
+        timer.setEventHandler { [weak self] in self?.save(status()) }
         timer.resume()
         lock.withLock { self.timer = timer }
     }
 
     /// Saves `status` now, waiting for it (the quit's last position).
-    package func saveNow(_ status: PlaybackStatus, items: [QueueItem]) {
-        queue.sync { save(status, items: items, daypart: nil) }
+    package func saveNow(_ status: PlayerStatusSnapshot) {
+        queue.sync { save(status) }
     }
 
     package func stop() {
@@ -82,11 +90,12 @@ package final class PositionKeeper: @unchecked Sendable {
         queue.sync {}
     }
 
-    /// Saves what `status` says is on screen; nothing while no item is (a card, a stop).
-    package func save(_ status: PlaybackStatus, items: [QueueItem], daypart: String?, at date: Date = Date()) {
-        guard let index = status.itemIndex, let onScreen = status.position else { return }
-        let item = index < items.count ? items[index] : nil
-        let position = SavedPosition(screen: screen, daypart: daypart, index: index, id: item?.id, url: status.itemURL,
+    /// Saves what `status` says is on screen, with the daypart whose queue it is in; nothing while
+    /// no item is (a card, a stop).
+    package func save(_ status: PlayerStatusSnapshot, at date: Date = Date()) {
+        let playback = status.playback
+        guard let index = playback.itemIndex, let onScreen = playback.position else { return }
+        let position = SavedPosition(screen: screen, daypart: status.details.daypart, index: index, id: playback.itemID, url: playback.itemURL,
                                      time: (onScreen.seconds * 1000).rounded() / 1000, config: config,
                                      savedAt: UTCTimestamp.text(milliseconds: UTCTimestamp.milliseconds(seconds: date.timeIntervalSince1970)))
         lock.withLock {

@@ -100,4 +100,55 @@ import Testing
         #expect(first.terminate() == 0)
         #expect(!FileManager.default.fileExists(atPath: state.appendingPathComponent("position.json").path))
     }
+
+    /// With a timetable the position names its daypart: a restart in the same daypart resumes at
+    /// the saved item of that daypart's playlist; a position saved in another daypart starts the
+    /// daypart on now from its top, said once.
+    @Test func aTimetableResumesInTheDaypartItWasSavedIn() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        let state = folder.appendingPathComponent("resume-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: state) }
+        let name = "resume-timetable-\(UUID().uuidString).yaml"
+        let config = folder.appendingPathComponent(name)
+        defer { try? FileManager.default.removeItem(at: config) }
+        // One daypart all day and every day, so the test never meets a boundary.
+        try Data("""
+            schedule:
+              timezone: UTC
+            playlists:
+              allday:
+                schedule: {from: "00:00", to: "24:00"}
+                items: [b.webm, a.mp4]
+
+            """.utf8).write(to: config)
+
+        let first = try play(name, state: state, in: folder)
+        #expect(framesShown(first, atLeast: 12))
+        #expect(first.terminate() == 0)
+        let saved = try Data(contentsOf: state.appendingPathComponent("position.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
+        #expect(object["daypart"] as? String == "allday")
+        let quit = try Self.saved(in: state)
+        #expect(quit.index == 1)
+
+        let second = try play(name, state: state, in: folder)
+        #expect(second.waitForEvents(seconds: 20) { $0.contains { $0["event"] as? String == "frame" } })
+        let resumed = try #require(Self.firstFrame(second))
+        #expect(resumed.item == 1 && abs(resumed.pts - quit.time) < 0.04 + 0.001, "\(resumed) \(quit)")
+        #expect(second.standardError().contains("resume: item 2/2 of daypart allday at"))
+        #expect(second.terminate() == 0)
+
+        // The same config and item, saved in a daypart not on now: from the top of the one on now.
+        let resaved = try Data(contentsOf: state.appendingPathComponent("position.json"))
+        var edited = try #require(try JSONSerialization.jsonObject(with: resaved) as? [String: Any])
+        edited["daypart"] = "night"
+        try JSONSerialization.data(withJSONObject: edited).write(to: state.appendingPathComponent("position.json"))
+        let third = try play(name, state: state, in: folder)
+        #expect(third.waitForEvents(seconds: 20) { $0.contains { $0["event"] as? String == "frame" } })
+        let top = try #require(Self.firstFrame(third))
+        #expect(top.item == 0 && top.pts < 0.001, "\(top)")
+        #expect(third.standardError().contains("resume: the position was saved in daypart night, and daypart allday is scheduled now; starting from its top"))
+        #expect(third.terminate() == 0)
+    }
 }

@@ -64,7 +64,7 @@ import Testing
     /// act while the player waits take the real one.
     static func play(_ dayparts: [(Daypart, [String])], power: DisplayPowerSchedule = .alwaysOn, start: Date,
                      jump: WallClockOffset? = nil, output: QueuePlayerDisplayPowerTests.PoweredOutput? = nil,
-                     clock: PlaybackClock = VirtualClock())
+                     clock: PlaybackClock = VirtualClock(), settings: PlayerSettings = PlayerSettings())
         -> (QueuePlayer, TimedRecorder) {
         let timetable = Timetable(clock: utc, dayparts: dayparts.map(\.0), displayPower: power)
         let playlists = ScheduledPlaylists(timetable: timetable, playlists: dayparts.map {
@@ -74,7 +74,7 @@ import Testing
             start.addingTimeInterval(clock.now().seconds + (jump?.seconds.withLock { $0 } ?? 0))
         })
         let recorder = TimedRecorder(clock: clock)
-        let player = QueuePlayer(items: [], settings: PlayerSettings(), opener: media,
+        let player = QueuePlayer(items: [], settings: settings, opener: media,
                                  video: output ?? QueuePlayerDisplayPowerTests.PoweredOutput(), schedule: schedule,
                                  clock: clock, events: { recorder.record($0) })
         return (player, recorder)

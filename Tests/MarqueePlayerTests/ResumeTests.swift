@@ -47,4 +47,28 @@ private let frame25 = MediaTime(1, per: 25)
         let recorder = play(resumeAt: nil)
         #expect(recorder.frames.first.map { $0.item == 0 && $0.pts == .zero } == true)
     }
+
+    /// With a timetable the saved index is into the daypart's queue: a point saved in the daypart
+    /// on now resumes there; one saved in another daypart starts the one on now from its top.
+    @Test(arguments: [("lunch", true), ("breakfast", false), (nil, false)] as [(String?, Bool)])
+    func aScheduledPointResumesOnlyInItsDaypart(savedIn daypart: String?, resumes: Bool) {
+        var settings = PlayerSettings()
+        settings.resumeAt = ResumePoint(index: 1, time: MediaTime(2, per: 1), daypart: daypart)
+        let (player, recorder) = QueuePlayerScheduleTests.play([
+            (Daypart(name: "breakfast", schedule: QueuePlayerScheduleTests.window("06:00", "11:00"), itemSchedules: [nil, nil]), ["breakfast", "welcome"]),
+            (Daypart(name: "lunch", schedule: QueuePlayerScheduleTests.window("11:00", "15:00"), itemSchedules: [nil, nil]), ["lunch", "soup"]),
+        ], start: QueuePlayerScheduleTests.at("12:00:00"), settings: settings)
+        player.start()
+        #expect(recorder.recorder.wait { $0.contains { if case .itemStarted = $0 { true } else { false } } })
+        QueuePlayerScheduleTests.stop(player)
+        let first = recorder.recorder.frames.first { !$0.dropped }
+        if resumes {
+            // Soup (item 2 of lunch) from its frame at 2 s.
+            #expect(recorder.starts.first?.url == "soup")
+            #expect(first.map { $0.item == 1 && $0.pts == frame25 * 50 } == true, "\(String(describing: first))")
+        } else {
+            #expect(recorder.starts.first?.url == "lunch")
+            #expect(first.map { $0.item == 0 && $0.pts == .zero } == true, "\(String(describing: first))")
+        }
+    }
 }

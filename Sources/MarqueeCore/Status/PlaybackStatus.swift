@@ -9,10 +9,11 @@ public struct PlaybackStatus: Sendable, Equatable {
     public var volume: Double
     public var isMuted = false
     public var itemCount: Int
-    /// The item on screen (0-based, as in itemStarted), its url and title.
+    /// The item on screen (0-based, as in itemStarted), its url, title and config `id:`.
     public var itemIndex: Int?
     public var itemURL = ""
     public var itemTitle: String?
+    public var itemID: String?
     /// The source timestamp of the frame on screen: the media time a seek names.
     public var position: MediaTime?
     /// The first frame's timestamp: positions before it (a trimmed start) count from it.
@@ -52,10 +53,11 @@ public struct PlaybackStatus: Sendable, Equatable {
     /// Folds one event in; `t` is seconds since the player started, as the events log has it.
     public mutating func apply(_ event: PlayerEvent, at t: Double) {
         switch event {
-        case .itemStarted(let index, let url, let title, _):
+        case .itemStarted(let index, let url, let title, let id):
             itemIndex = index
             itemURL = url
             itemTitle = title
+            itemID = id
             position = nil
             firstFramePTS = nil
             duration = nil
