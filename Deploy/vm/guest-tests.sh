@@ -10,7 +10,8 @@
 # switching no VT), audio-test (a
 # tone and a flash/beep clip through intel-hda into a WAV on the host: A/V sync), cec-test (HDMI-CEC
 # standby, image view on and active source on vivid's emulated bus, seen by its TV), fleet-test (the
-# media cache on a full 400 KB tmpfs, and a power cut mid-download on ext4 resumed with a Range), the deployment
+# media cache on a full 400 KB tmpfs, and a power cut mid-download on ext4 resumed with a Range),
+# ledger-power-test (a power cut mid-play on ext4: the play ledger verifies and the player resumes), the deployment
 # checks (Deploy/systemd/verify-unit.sh: install.sh staged, systemd-analyze verify) and the boot
 # image (Deploy/image/boot-test.py: boot to first frame, a killed player restarted). Scripts/test.sh
 # runs it after the Swift suites; it installs what the guest needs first (Deploy/vm/install-deps.sh).
@@ -25,7 +26,7 @@ export MARQUEE_BIN
 
 export MARQUEE_VM_CACHE=${MARQUEE_VM_CACHE:-$(cd "$here/../.." && pwd)/.build-vm-image}
 failed=()
-for suite in vm/smoke-test.sh vm/clock-step-test.sh vm/drm-test.sh vm/vkms-test.sh vm/multiscreen-test.sh vm/input-test.sh vm/lockdown-test.sh vm/audio-test.sh vm/cec-test.sh vm/fleet-test.sh systemd/verify-unit.sh image/boot-test.py; do
+for suite in vm/smoke-test.sh vm/clock-step-test.sh vm/drm-test.sh vm/vkms-test.sh vm/multiscreen-test.sh vm/input-test.sh vm/lockdown-test.sh vm/audio-test.sh vm/cec-test.sh vm/fleet-test.sh vm/ledger-power-test.sh systemd/verify-unit.sh image/boot-test.py; do
   echo "== Deploy/$suite"
   start=$(date +%s)
   rc=0; "$here/../$suite" || rc=$?
