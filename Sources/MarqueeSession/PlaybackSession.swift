@@ -166,7 +166,8 @@ package final class PlaybackSession {
         do {
             otherScreens = screens.others.isEmpty ? nil
                 : try ScreenPlayers(outputs: screens, plan: plan, overrides: overrides, clock: clock, audio: audioChoice,
-                                    eventsPath: eventsPath, traceFrames: traceFrames, ledger: ledger, backends: backends, logger: logger)
+                                    eventsPath: eventsPath, traceFrames: traceFrames, ledger: ledger, resumes: positions != nil,
+                                    backends: backends, logger: logger)
         } catch {
             // An events file that cannot be made ends the run: every CRTC is put back first.
             _ = screens.close()
@@ -294,7 +295,7 @@ package final class PlaybackSession {
     }
 
     /// What a saved position belongs to: the config file's digest, or the media list's.
-    private static func planDigest(_ plan: PlaybackPlan, digest: any FileDigesting) -> String {
+    static func planDigest(_ plan: PlaybackPlan, digest: any FileDigesting) -> String {
         if let path = plan.configPath, let text = ConfigFingerprint(path: path, digest: digest).current() { return text }
         return "sha256:" + digest.sha256(of: Array(plan.items.map(\.url).joined(separator: "\n").utf8))
     }

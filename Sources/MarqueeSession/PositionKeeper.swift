@@ -35,12 +35,23 @@ package final class PositionKeeper: @unchecked Sendable {
 
     /// The keeper a plan asks for, or nil: `resume: false`, a wall, or no state directory without
     /// `resume: true`.
-    package static func make(plan: PlaybackPlan, config: String, screen: String, logger: Logger,
+    /// `main`: the main screen's, in `position.json`; another screen of `displays:` has its own
+    /// file, `position-NAME.json`, so each is written whole on its own.
+    package static func make(plan: PlaybackPlan, config: String, screen: String, main: Bool = true, logger: Logger,
                              environment: [String: String] = ProcessInfo.processInfo.environment) -> PositionKeeper? {
         let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         guard plan.resume ?? (state != nil), plan.sync == nil else { return nil }
         let folder = state ?? "/var/lib/marquee"
-        return PositionKeeper(path: (folder as NSString).appendingPathComponent(fileName), screen: screen, config: config, logger: logger)
+        let file = main ? fileName : "position-\(fileSafe(screen)).json"
+        return PositionKeeper(path: (folder as NSString).appendingPathComponent(file), screen: screen, config: config, logger: logger)
+    }
+
+    /// A screen's name as it may stand in a file name: a `/` (or anything but letters, digits,
+    /// `-`, `_` and `.`) percent-encoded, so no name reaches outside the state directory.
+    static func fileSafe(_ name: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-_.")
+        return name.addingPercentEncoding(withAllowedCharacters: allowed) ?? "screen"
     }
 
     /// Where to start `items`, the queue a player started now begins with (with a timetable,

@@ -11,18 +11,19 @@ import MarqueePlayer
 ///
 /// Their events go to an events file of their own, the main one's path with `.NAME` appended
 /// (`--events run.jsonl` gives `run.jsonl.right` for screen `right`), their journal lines are
-/// `screen NAME: ...`.
+/// `screen NAME: ...`. With `resume:` each resumes on its own, from `position-NAME.json`.
 package final class ScreenPlayers: @unchecked Sendable {
     private struct Running {
         let name: String
         let player: QueuePlayer
         let delivery: EventDeliveryThread
+        let positions: PositionKeeper?
     }
 
     private let running: [Running]
 
     package init(outputs: any ScreenSet, plan: PlaybackPlan, overrides: PlanOverrides, clock sharedClock: PlaybackClock, audio audioChoice: AudioChoice,
-         eventsPath: String?, traceFrames: Bool, ledger: PlayLedgerSink? = nil, backends: Backends, logger: Logger) throws {
+         eventsPath: String?, traceFrames: Bool, ledger: PlayLedgerSink? = nil, resumes: Bool = false, backends: Backends, logger: Logger) throws {
         var running: [Running] = []
         if eventsPath == "-" || eventsPath == "/dev/stdout", !outputs.others.isEmpty {
             logger.warning("events: standard output carries the main screen's events only; give --events a file for every screen's")
@@ -51,11 +52,15 @@ package final class ScreenPlayers: @unchecked Sendable {
             // The device's one ledger, each record naming its screen.
             let recorder = ledger?.recorder(plan: plan, screen: screen.name, clock: clock, wallClock: PlaybackSession.wallClock(for: clock),
                                             digest: backends.digests())
+            let positions = resumes ? PositionKeeper.make(plan: plan, config: PlaybackSession.planDigest(plan, digest: backends.digests()),
+                                                          screen: screen.name, main: false, logger: screenLogger) : nil
             let delivery = EventDeliveryThread(deliver: { event, at in
                 folder.player?.recordStatus(event, at: at)
                 writer?.write(event, at: at)
                 journal.log(event)
                 recorder?.observe(event, at: at)
+                // The status has folded every event before the quit's: its position is the frame on screen then.
+                if case .command(.quit, _) = event, let player = folder.player { positions?.saveNow(player.status()) }
             }, reportLoss: { [screenLogger] count in screenLogger.warning("events: \(count) events were not written") })
             let audio: AudioDevice
             if let device = screen.audioDevice, audioChoice != .null {
@@ -70,12 +75,13 @@ package final class ScreenPlayers: @unchecked Sendable {
             }
             // The same rules as the main screen's player: one assembly makes both.
             let assembly = PlayerAssembly(plan: plan, backends: backends, clock: clock)
-            let settings = assembly.settings(plan.settings(for: screen, overrides: overrides), for: playing, audio: audio, waitsForContent: false, logger: screenLogger)
+            var settings = assembly.settings(plan.settings(for: screen, overrides: overrides), for: playing, audio: audio, waitsForContent: false, logger: screenLogger)
+            settings.resumeAt = positions?.resumePoint(for: items)
             let opener = assembly.opener(settings, for: playing, warn: { [screenLogger] in screenLogger.warning("\($0)") })
             let player = assembly.player(items: items, settings: settings, opener: opener, screen: playing, audio: audio, clock: clock,
                                          stampedEvents: { [delivery] in delivery.post($0, at: $1.seconds) })
             folder.player = player
-            running.append(Running(name: screen.name, player: player, delivery: delivery))
+            running.append(Running(name: screen.name, player: player, delivery: delivery, positions: positions))
         }
         self.running = running
     }
@@ -86,7 +92,10 @@ package final class ScreenPlayers: @unchecked Sendable {
     }
 
     package func start() {
-        running.forEach { $0.player.start() }
+        for screen in running {
+            screen.player.start()
+            screen.positions?.start(status: { [player = screen.player] in player.status() })
+        }
     }
 
     /// SIGINT or SIGTERM: every screen stops.
@@ -102,6 +111,7 @@ package final class ScreenPlayers: @unchecked Sendable {
             Console.shared.log("warning: screen \(screen.name): the player did not stop within \(grace) s of the quit; exiting anyway")
         }
         running.forEach { $0.delivery.finish(waitingAtMost: eventsGrace) }
+        running.forEach { $0.positions?.stop() }
     }
 
     /// Each screen's name and player: whose pictures `mqtt.screenshots` publishes.

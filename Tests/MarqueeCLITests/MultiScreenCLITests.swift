@@ -58,6 +58,61 @@ import Testing
         #expect(verify.status == 0 && verify.standardOutput.contains("3 records, chain intact"), "\(verify)")
     }
 
+    /// With `resume:` every screen resumes on its own: the main one from position.json, another
+    /// from position-NAME.json, each at the frame it showed at the quit.
+    @Test func everyScreenResumesWhereItWas() throws {
+        let folder = try Self.workspace.get()
+        let state = folder.appendingPathComponent("state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: state) }
+        let name = "resume-screens-\(UUID().uuidString).yaml"
+        defer { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        try Data("""
+            resume: true
+            displays:
+              - name: left
+                connector: HDMI-A-1
+                mode: 320x180
+                playlist: {items: [left.mp4]}
+              - name: right
+                connector: HDMI-A-2
+                mode: 200x200
+                playlist: {items: [right.mp4, right2.webm]}
+            """.utf8).write(to: folder.appendingPathComponent(name))
+        func play() throws -> PlayerRun {
+            try PlayerRun(arguments: ["play", name, "--output", "headless", "--control", "none", "--input", "none"],
+                          in: folder, environment: ["STATE_DIRECTORY": state.path])
+        }
+        func shown(_ events: [[String: Any]]) -> [[String: Any]] {
+            events.filter { $0["event"] as? String == "frame" && $0["dropped"] == nil }
+        }
+        let first = try play()
+        // Right into its second item, left 1.2 s into its only one.
+        #expect(first.waitForEvents(seconds: 30) { _ in
+            shown(first.events(ofScreen: "right")).contains { ($0["item"] as? Int) == 1 && ($0["pts"] as? Double ?? 0) >= 0.4 }
+                && shown(first.events()).contains { ($0["pts"] as? Double ?? 0) >= 1.2 }
+        })
+        #expect(first.terminate() == 0)
+        func saved(_ file: String) throws -> (index: Int, time: Double) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: state.appendingPathComponent(file))) as? [String: Any])
+            return (try #require(object["index"] as? Int), try #require(object["time"] as? Double))
+        }
+        let left = try saved("position.json"), right = try saved("position-right.json")
+        let lastLeft = try #require(shown(first.events()).last), lastRight = try #require(shown(first.events(ofScreen: "right")).last)
+        #expect(abs(left.time - (lastLeft["pts"] as? Double ?? -1)) < 0.001, "\(left) \(lastLeft)")
+        #expect(right.index == lastRight["item"] as? Int && abs(right.time - (lastRight["pts"] as? Double ?? -1)) < 0.001, "\(right) \(lastRight)")
+
+        let second = try play()
+        #expect(second.waitForEvents(seconds: 30) { _ in !shown(second.events()).isEmpty && !shown(second.events(ofScreen: "right")).isEmpty })
+        #expect(second.terminate() == 0)
+        let resumedLeft = try #require(shown(second.events()).first), resumedRight = try #require(shown(second.events(ofScreen: "right")).first)
+        // Within a frame (25 fps) of each screen's own saved point.
+        #expect(resumedLeft["item"] as? Int == left.index && abs((resumedLeft["pts"] as? Double ?? -1) - left.time) < 0.041, "\(resumedLeft) \(left)")
+        #expect(resumedRight["item"] as? Int == right.index && abs((resumedRight["pts"] as? Double ?? -1) - right.time) < 0.041,
+                "\(resumedRight) \(right)")
+        #expect(second.standardError().contains("screen right: resume: item \(right.index + 1)/2 at"), "\(second.standardError())")
+    }
+
     @Test func twoScreensPlayTheirOwnPlaylistsAtOnceGapless() throws {
         let folder = try Self.workspace.get()
         let run = try PlayerRun(arguments: ["play", "screens.yaml", "--output", "headless", "--clock", "fast", "--exit-when-idle",
