@@ -37,8 +37,17 @@ extension QueuePlayer {
                 let wasWaiting = isWaitingForContent
                 replaceQueueNow(replacement)
                 if let timetable = replacement.timetable { adopt(timetable) }
-                // Content that was waited for plays as soon as it comes.
-                if wasWaiting && current == nil && !items.isEmpty { resume() }
+                // Content that was waited for plays as soon as it comes: where the last run left
+                // it, when this is that run's playlist.
+                if wasWaiting && current == nil && !items.isEmpty {
+                    if let point = replacement.resumeAt, fits(point) {
+                        emitAll(machine.handle(.play))
+                        presentation.restart(at: clock.now())
+                        enter(point)
+                    } else {
+                        resume()
+                    }
+                }
             case .append(let added):
                 replaceQueueNow(QueueReplacement(items: items + added, settings: settings))
             case .screenshot(let completion): completion(takeScreenshot())

@@ -12,6 +12,15 @@ public struct QueueReplacement: Sendable {
     /// A reloaded config's timetable, which replaces the one followed; nil leaves it (a `load` from
     /// the control socket plays until the timetable next changes).
     public var timetable: TimetableReplacement?
+    /// Where a player still waiting for its first playlist enters it: the last run's saved place
+    /// (resume after a restart), when this is that run's playlist.
+    public var resumeAt: ResumePoint?
+
+    /// The daypart whose queue `items` is (with a timetable), by its config name.
+    public var daypart: String? {
+        guard let schedule = timetable?.schedule, let now = timetable?.agenda?.changes.first else { return nil }
+        return schedule.playlists.name(of: now.state)
+    }
 
     public init(items: [QueueItem], settings: PlayerSettings, immediately: Bool = false, timetable: TimetableReplacement? = nil) {
         self.items = items

@@ -28,14 +28,8 @@ extension QueuePlayer {
         emitAll(machine.handle(.play))
         if isWallSynced, !items.isEmpty {
             joinWall(.start)
-        } else if let resume = settings.resumeAt, resume.daypart == daypartPlaying, resume.index < items.count,
-                  cursor.jump(to: resume.index) != nil {
-            // Entered mid-way, as a join is: its first frame is the one at the saved time, due now
-            // (its timeline laid so that time is now), not that time after the start. With a
-            // timetable only in the daypart it was saved in (one that began since the session
-            // looked starts from its top).
-            becomeCurrent(resume.index, entry: ItemPipeline.Entry(time: resume.time, toleranceBefore: .zero))
-            presentation.restartItem(startingAt: clock.now() - max(.zero, resume.time - (items[resume.index].start ?? .zero)))
+        } else if let resume = settings.resumeAt, fits(resume) {
+            enter(resume)
         } else if let first = cursor.start() {
             becomeCurrent(first)
         } else {

@@ -142,16 +142,18 @@ package final class PlanIntake: @unchecked Sendable {
     /// A config fetched from the server, checked already: played like a reloaded file, except
     /// that the device's own settings stay the bootstrap's. `accepted` runs once its media are in
     /// place and it goes to the player (the store keeps it then). Returns at once.
-    package func adopt(fetched next: PlaybackPlan, from name: String, accepted: @escaping @Sendable () -> Void) {
-        queue.async { [self] in take(next, from: .server(name), accepted: accepted) }
+    /// `resume`: where the player enters it if it is the first it gets (the config kept from the
+    /// last run, whose saved place it is).
+    package func adopt(fetched next: PlaybackPlan, from name: String, accepted: @escaping @Sendable () -> Void, resume: ResumeLookup? = nil) {
+        queue.async { [self] in take(next, from: .server(name), accepted: accepted, resume: resume) }
     }
 
     /// The first plan of a run whose content comes later (remote media, a fetched config): staged
     /// through the cache like any other, so the player gets it once its media are in place.
-    package func start(with first: PlaybackPlan) {
+    package func start(with first: PlaybackPlan, resume: ResumeLookup? = nil) {
         queue.async { [self] in
             var trace: [Step] = []
-            handOver(first, from: .start, trace: &trace)
+            handOver(first, from: .start, resume: resume, trace: &trace)
         }
     }
 
@@ -170,7 +172,7 @@ package final class PlanIntake: @unchecked Sendable {
     /// before the hand-over, or why the plan was refused.
     @discardableResult
     private func take(_ fresh: PlaybackPlan, from source: PlanSource, accepted: (@Sendable () -> Void)? = nil,
-                      superseded: (@Sendable () -> Void)? = nil) -> Result<Int, LoadRejection> {
+                      superseded: (@Sendable () -> Void)? = nil, resume: ResumeLookup? = nil) -> Result<Int, LoadRejection> {
         var trace: [Step] = [.check]
         var next = fresh
         overrides.apply(to: &next)
@@ -200,7 +202,7 @@ package final class PlanIntake: @unchecked Sendable {
                 logger.warning("reload: not applied until marquee restarts: sync")
                 next.sync = nil
                 trace.append(.wall)
-                return accept(next, from: source, accepted: accepted, superseded: superseded, trace: &trace)
+                return accept(next, from: source, accepted: accepted, superseded: superseded, resume: resume, trace: &trace)
             }
             switch planner.wallSync(for: next.items, sync: sync) {
             case .success(let wallSync):
@@ -214,11 +216,11 @@ package final class PlanIntake: @unchecked Sendable {
         } else {
             trace.append(.wall)
         }
-        return accept(next, from: source, accepted: accepted, superseded: superseded, trace: &trace)
+        return accept(next, from: source, accepted: accepted, superseded: superseded, resume: resume, trace: &trace)
     }
 
     private func accept(_ next: PlaybackPlan, from source: PlanSource, accepted: (@Sendable () -> Void)?,
-                        superseded: (@Sendable () -> Void)?, trace: inout [Step]) -> Result<Int, LoadRejection> {
+                        superseded: (@Sendable () -> Void)?, resume: ResumeLookup?, trace: inout [Step]) -> Result<Int, LoadRejection> {
         // An append adds items; the settings and timetable playing stay, and so does the plan.
         if case .load(_, .append) = source {
             plan.items += next.items
@@ -227,14 +229,14 @@ package final class PlanIntake: @unchecked Sendable {
             lock.withLock { playingSync = next.sync }
         }
         logger.debug("reload: \(source) is valid: \(next.items.count) items")
-        return .success(handOver(next, from: source, accepted: accepted, superseded: superseded, trace: &trace))
+        return .success(handOver(next, from: source, accepted: accepted, superseded: superseded, resume: resume, trace: &trace))
     }
 
     /// To the player, through the cache when the plan has remote media to download first (the
     /// run's cache, or one opened now). The number of remote items it waits for.
     @discardableResult
     private func handOver(_ plan: PlaybackPlan, from source: PlanSource, accepted: (@Sendable () -> Void)? = nil,
-                          superseded: (@Sendable () -> Void)? = nil, trace: inout [Step]) -> Int {
+                          superseded: (@Sendable () -> Void)? = nil, resume: ResumeLookup? = nil, trace: inout [Step]) -> Int {
         let (running, open) = lock.withLock { (self.stage, self.openStage) }
         let stage = running ?? (plan.cachedMedia.isEmpty ? nil : open?())
         let appending = if case .load(_, .append) = source { true } else { false }
@@ -248,6 +250,8 @@ package final class PlanIntake: @unchecked Sendable {
                 var replacement = ready.replacement(immediately: replaceAtOnce, wallClock: wallClock)
                 // A client's load without a timetable of its own plays until the running one next changes.
                 if case .load = source, ready.schedule == nil { replacement.timetable = nil }
+                // Looked up as it goes to the player: the daypart on now, the queue as it plays.
+                replacement.resumeAt = resume?(replacement.items, replacement.daypart)
                 player?.replaceQueue(replacement)
             }
             accepted?()

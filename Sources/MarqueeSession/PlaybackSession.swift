@@ -57,6 +57,8 @@ package final class PlaybackSession {
     private let ledger: PlayLedgerSink?
     /// Resume after a restart (`resume:`); nil when it is off.
     private let positions: PositionKeeper?
+    /// SHA-256 of files and texts (a kept config's, for its saved place).
+    private let digests: any FileDigesting
 
     /// How long a quit waits for the present thread, then for the last events to be written.
     package static let quitGrace = 1.5
@@ -127,14 +129,15 @@ package final class PlaybackSession {
         let audio = backends.audio(AudioRequest(choice: audioChoice, configuration: plan.audio, virtualClock: clock is VirtualClock), logger)
         let assembly = PlayerAssembly(plan: plan, backends: backends, clock: clock)
         var settings = assembly.settings(plan.settings, for: video, audio: audio, waitsForContent: fleet != nil, logger: logger)
-        // Remote playlists arrive later through the cache: they start from their top.
-        let positions = fleet == nil ? PositionKeeper.make(plan: plan, config: Self.planDigest(plan, digest: backends.digests()),
-                                                           screen: plan.mainScreen?.name ?? "main", logger: logger) : nil
+        digests = backends.digests()
+        let positions = PositionKeeper.make(plan: plan, config: Self.configInForce(plan, digest: backends.digests()),
+                                            screen: plan.mainScreen?.name ?? "main", logger: logger)
         self.positions = positions
         let schedule = fleet == nil ? plan.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) } : nil
         // With a timetable the player begins with the daypart on now, and resumes only in it.
         let startingQueue = schedule?.queueNow(base: settings) ?? (daypart: nil, items: plan.items)
-        settings.resumeAt = positions?.resumePoint(for: startingQueue.items, daypart: startingQueue.daypart)
+        // Content that comes later (the fleet's) is entered where it was when it arrives (startFleet).
+        if fleet == nil { settings.resumeAt = positions?.resumePoint(for: startingQueue.items, daypart: startingQueue.daypart) }
         // Media given as arguments have no config to read again.
         let reload: (@Sendable (CommandSource) -> Void)? = plan.configPath != nil || fleet != nil
             ? { @Sendable source in intake.reload(from: source) } : nil
@@ -259,7 +262,7 @@ package final class PlaybackSession {
         guard let fleet else { return }
         let reloader = intake
         guard let remote = plan.remote else {
-            reloader.start(with: plan)
+            reloader.start(with: plan, resume: positions?.lookup())
             return
         }
         let folder = plan.configPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
@@ -268,7 +271,9 @@ package final class PlaybackSession {
         var stored: (text: String, etag: String?, lastModified: String?)?
         if let kept = fleet.storedPlan(folder: folder) {
             logger.info("source: playing the config fetched from \(label) at \(kept.saved.fetchedAt) while the server is asked again")
-            reloader.adopt(fetched: kept.plan, from: label, accepted: {})
+            // The last run's place is in the config kept then; a newer one fetched now starts from its top.
+            let keptDigest = "sha256:" + digests.sha256(of: Array(kept.text.utf8))
+            reloader.adopt(fetched: kept.plan, from: label, accepted: {}, resume: positions?.lookup(config: keptDigest))
             stored = (kept.text, kept.saved.etag, kept.saved.lastModified)
         } else {
             player.setContentNote("Waiting for the config from \(label)")
@@ -294,10 +299,14 @@ package final class PlaybackSession {
         return { start.addingTimeInterval(clock.now().seconds) }
     }
 
-    /// What a saved position belongs to: the config file's digest, or the media list's.
-    static func planDigest(_ plan: PlaybackPlan, digest: any FileDigesting) -> String {
-        if let path = plan.configPath, let text = ConfigFingerprint(path: path, digest: digest).current() { return text }
-        return "sha256:" + digest.sha256(of: Array(plan.items.map(\.url).joined(separator: "\n").utf8))
+    /// What a saved position belongs to, read at each save: the digest of the config in force (the
+    /// fetched one kept in the cache with `source:`, else the config file), or of the media list
+    /// given on the command line.
+    static func configInForce(_ plan: PlaybackPlan, digest: any FileDigesting) -> @Sendable () -> String {
+        let path = plan.remote != nil ? (plan.cache.resolvedDirectory() as NSString).appendingPathComponent("config/remote.yaml") : plan.configPath
+        let fingerprint = ConfigFingerprint(path: path, digest: digest)
+        let media = "sha256:" + digest.sha256(of: Array(plan.items.map(\.url).joined(separator: "\n").utf8))
+        return { path == nil ? media : fingerprint.current() ?? "none" }
     }
 
     /// The output as `status` reports it.

@@ -5,16 +5,24 @@ import MarqueeFleet
 import MarqueeLedger
 import MarqueePlayer
 
+/// Where a player enters its first queue (`items`, of `daypart` with a timetable): a saved place,
+/// or nil for the top.
+package typealias ResumeLookup = @Sendable (_ items: [QueueItem], _ daypart: String?) -> ResumePoint?
+
 /// Resume after a restart (`resume:`): the position is saved every `interval` while an item plays
 /// and once at exit, atomically (a temporary file synced and renamed, so a power cut leaves the old
 /// position or the new one); at start, a position saved for the same config and item is where the
 /// player begins, with an exact seek. A changed config starts from the top, and with a timetable
 /// so does another daypart than the one saved (its queue is another). Frame-locked playback
-/// follows its epoch, so it never resumes.
+/// follows its epoch, so it never resumes. A run whose content comes later (remote media, a
+/// fetched config) resumes when its first playlist arrives, if that is the config kept from the
+/// last run.
 package final class PositionKeeper: @unchecked Sendable {
     package let path: String
     private let screen: String
-    private let config: String
+    /// The config in force: its digest is saved with the position (read at each save, so a
+    /// reloaded or newly fetched config is the one named).
+    private let config: @Sendable () -> String
     private let logger: Logger
     private let lock = NSLock()
     private var lastSaved: SavedPosition?
@@ -26,7 +34,7 @@ package final class PositionKeeper: @unchecked Sendable {
     private let queue = DispatchQueue(label: "marquee.position")
     private var timer: DispatchSourceTimer?
 
-    package init(path: String, screen: String, config: String, logger: Logger) {
+    package init(path: String, screen: String, config: @escaping @Sendable () -> String, logger: Logger) {
         self.path = path
         self.screen = screen
         self.config = config
@@ -37,7 +45,7 @@ package final class PositionKeeper: @unchecked Sendable {
     /// `resume: true`.
     /// `main`: the main screen's, in `position.json`; another screen of `displays:` has its own
     /// file, `position-NAME.json`, so each is written whole on its own.
-    package static func make(plan: PlaybackPlan, config: String, screen: String, main: Bool = true, logger: Logger,
+    package static func make(plan: PlaybackPlan, config: @escaping @Sendable () -> String, screen: String, main: Bool = true, logger: Logger,
                              environment: [String: String] = ProcessInfo.processInfo.environment) -> PositionKeeper? {
         let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         guard plan.resume ?? (state != nil), plan.sync == nil else { return nil }
@@ -56,14 +64,16 @@ package final class PositionKeeper: @unchecked Sendable {
 
     /// Where to start `items`, the queue a player started now begins with (with a timetable,
     /// `daypart`'s): the saved item and time when the config, the daypart and the item are the
-    /// same; nil (from the top) otherwise, said in one line.
-    package func resumePoint(for items: [QueueItem], daypart: String? = nil) -> ResumePoint? {
+    /// same; nil (from the top) otherwise, said in one line. `config`: the digest of the config
+    /// `items` come from, when it is not the one in force yet (a fetched config kept from the
+    /// last run, before it plays).
+    package func resumePoint(for items: [QueueItem], daypart: String? = nil, config: String? = nil) -> ResumePoint? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         guard let saved = try? JSONDecoder().decode(SavedPosition.self, from: data) else {
             logger.warning("resume: \(path) is not a saved position; starting from the top")
             return nil
         }
-        guard saved.config == config, saved.screen == screen else {
+        guard saved.config == config ?? self.config(), saved.screen == screen else {
             logger.info("resume: the config changed since the position was saved (\(saved.savedAt)); starting from the top")
             return nil
         }
@@ -80,6 +90,12 @@ package final class PositionKeeper: @unchecked Sendable {
         let inDaypart = daypart.map { " of daypart \($0)" } ?? ""
         logger.info("resume: item \(saved.index + 1)/\(items.count)\(inDaypart) at \(String(format: "%.3f", time.seconds)) s (saved \(saved.savedAt))")
         return ResumePoint(index: saved.index, time: time, daypart: daypart)
+    }
+
+    /// `resumePoint` as the intake asks it, when the first playlist of a run whose content comes
+    /// later goes to the player.
+    package func lookup(config: String? = nil) -> ResumeLookup {
+        { [self] items, daypart in resumePoint(for: items, daypart: daypart, config: config) }
     }
 
     /// Saves `status()` every `interval` until `stop()`.
@@ -107,7 +123,7 @@ package final class PositionKeeper: @unchecked Sendable {
         let playback = status.playback
         guard let index = playback.itemIndex, let onScreen = playback.position else { return }
         let position = SavedPosition(screen: screen, daypart: status.details.daypart, index: index, id: playback.itemID, url: playback.itemURL,
-                                     time: (onScreen.seconds * 1000).rounded() / 1000, config: config,
+                                     time: (onScreen.seconds * 1000).rounded() / 1000, config: config(),
                                      savedAt: UTCTimestamp.text(milliseconds: UTCTimestamp.milliseconds(seconds: date.timeIntervalSince1970)))
         lock.withLock {
             // The same frame is not written twice (a pause, a still): a device's flash is spared.

@@ -52,7 +52,7 @@ package final class ScreenPlayers: @unchecked Sendable {
             // The device's one ledger, each record naming its screen.
             let recorder = ledger?.recorder(plan: plan, screen: screen.name, clock: clock, wallClock: PlaybackSession.wallClock(for: clock),
                                             digest: backends.digests())
-            let positions = resumes ? PositionKeeper.make(plan: plan, config: PlaybackSession.planDigest(plan, digest: backends.digests()),
+            let positions = resumes ? PositionKeeper.make(plan: plan, config: PlaybackSession.configInForce(plan, digest: backends.digests()),
                                                           screen: screen.name, main: false, logger: screenLogger) : nil
             let delivery = EventDeliveryThread(deliver: { event, at in
                 folder.player?.recordStatus(event, at: at)

@@ -79,10 +79,10 @@ struct FleetFixture {
     }
 
     /// `marquee play URL` (or a bootstrap config), headless, on the real clock, its cache in `cache`.
-    func play(_ target: String? = nil, extra: [String] = []) throws -> PlayerRun {
+    func play(_ target: String? = nil, extra: [String] = [], environment: [String: String] = [:]) throws -> PlayerRun {
         try PlayerRun(arguments: ["play", target ?? configURL, "--output", "headless:160x90", "--audio", "null", "--control", "none",
                                   "--clock", "realtime"] + extra,
-                      in: folder, environment: ["CACHE_DIRECTORY": cache.path])
+                      in: folder, environment: environment.merging(["CACHE_DIRECTORY": cache.path]) { given, _ in given })
     }
 
     /// The URL a clip is played under.
