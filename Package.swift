@@ -135,7 +135,8 @@ let package = Package(
                                                                .product(name: "Logging", package: "swift-log")]),
         // The ledger's files, chain and reports with libavutil's SHA-256; its upload through libcurl
         // to a loopback receiver that fails, hangs and repeats.
-        .testTarget(name: "MarqueeLedgerTests", dependencies: ["MarqueeLedger", "MarqueeCore", "MarqueeMedia", "MarqueeCurl", "MarqueeTestSupport"]),
+        .testTarget(name: "MarqueeLedgerTests", dependencies: ["MarqueeLedger", "MarqueeCore", "MarqueeMedia", "MarqueeCurl", "MarqueeMQTT",
+                                                              "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeCLITests", dependencies: ["marquee", "MarqueeSession", "MarqueeControl", "MarqueeTestSupport"]),
         .testTarget(name: "MarqueeTextTests", dependencies: ["MarqueeHarfBuzz", "MarqueeFreeType", "MarqueeFriBidi", "MarqueeMedia", "MarqueePlayer", "MarqueeCore"]),
         // Not a test: prints how long blending an OSD-sized overlay into a 1080p buffer takes.

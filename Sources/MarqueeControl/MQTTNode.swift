@@ -16,6 +16,10 @@ public struct MQTTNodeSettings: Sendable {
     public var statusInterval = 30.0
     /// `mqtt.screenshots`: each screen's picture on `TOPIC/screenshot[/NAME]`; nil: none.
     public var screenshots: ScreenshotPublishing?
+    /// Also told, on the network thread, each connection the broker accepts and each message it
+    /// acknowledged (by id): what proof of play over the same connection waits for.
+    public var whenConnected: @Sendable () -> Void = {}
+    public var whenPublished: @Sendable (_ id: Int32) -> Void = { _ in }
 
     public init(topic: String) {
         self.topic = topic
@@ -85,9 +89,13 @@ public final class MQTTNode: ControlTransport, @unchecked Sendable {
         screenshots?.start()
         queue.sync { self.screenshots = screenshots }
         client.start(BrokerHandlers(
-            connected: { [weak self] in self?.connected() },
+            connected: { [weak self, whenConnected = settings.whenConnected] in
+                self?.connected()
+                whenConnected()
+            },
             message: { [weak self] topic, payload in self?.received(topic, payload) },
-            log: log))
+            log: log,
+            published: settings.whenPublished))
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + settings.statusInterval, repeating: settings.statusInterval)
         timer.setEventHandler { [weak self] in self?.publishStatus() }

@@ -2,45 +2,41 @@ import Foundation
 import MarqueeCore
 
 /// Sends the ledger to a receiver, offline first: the ledger is the buffer. Every `interval` (and
-/// at start) the records after the acknowledged cursor go out in batches, as the lines are stored
-/// (newline-delimited JSON, so a receiver can check the chains too) in one POST each; a 2xx moves
-/// the cursor past the batch and is kept on disk before the next. A failure (no connection, a
-/// timeout, any status but 2xx) is one warning per outage, not per try, and the next try backs
-/// off from 5 s (or the interval, when shorter), doubling, to 5 minutes; the records wait in the ledger. A receiver that stored a
+/// at start, and when nudged) the records after the acknowledged cursor go out in batches, as the
+/// lines are stored (newline-delimited JSON, so a receiver can check the chains too), one
+/// `transport.deliver` each: an HTTP POST answered 2xx, or an MQTT message the broker
+/// acknowledged. Only an acknowledgement moves the cursor past the batch, and it is kept on disk
+/// (the transport's own file: each receiver its own place) before the next. A failure is one
+/// warning per outage, not per try, and the next try backs off from 5 s (or the interval, when
+/// shorter), doubling, to 5 minutes; the records wait in the ledger. A receiver that stored a
 /// batch and failed to say so gets it again: records carry ids so it can drop repeats.
-/// Runs on a thread of its own (blocking HTTP), never a real-time one.
+/// Runs on a thread of its own (the transports block), never a real-time one.
 public final class LedgerUploader: @unchecked Sendable {
     public struct Settings: Sendable {
-        public var url: URL
-        public var security: HTTPSecurity
         /// Seconds between rounds while the receiver keeps up.
         public var interval: Double
-        /// A request that moves nothing for this long is abandoned (a receiver that accepted and hangs).
-        public var timeout: Duration
         public var batchRecords: Int
         public var batchBytes: Int
 
-        public init(url: URL, security: HTTPSecurity = HTTPSecurity(), interval: Double = 60, timeout: Duration = .seconds(30),
-                    batchRecords: Int = 500, batchBytes: Int = 512 << 10) {
-            self.url = url
-            self.security = security
+        public init(interval: Double = 60, batchRecords: Int = 500, batchBytes: Int = 512 << 10) {
             self.interval = interval
-            self.timeout = timeout
             self.batchRecords = batchRecords
             self.batchBytes = batchBytes
         }
     }
 
-    public static let contentType = "application/x-ndjson"
     public static let firstBackOff = 5.0
     public static let longestBackOff = 300.0
 
     private let folder: LedgerFolder
     private let settings: Settings
-    private let client: any HTTPTransferring
+    private let transport: any LedgerTransport
     private let notice: @Sendable (LedgerNotice) -> Void
     private let condition = NSCondition()
     private var stopping = false
+    /// A round is asked for now (`nudge`): kept until the loop sees it, so a nudge that comes
+    /// while a round runs is not lost.
+    private var nudged = false
     private var acknowledged: UploadCursor?
     private var failures = 0
     private var thread: Thread?
@@ -48,12 +44,13 @@ public final class LedgerUploader: @unchecked Sendable {
     public private(set) var sentRecords = 0
     public private(set) var sentBatches = 0
 
-    public init(folder: String, settings: Settings, client: any HTTPTransferring, notice: @escaping @Sendable (LedgerNotice) -> Void) {
+    public init(folder: String, transport: any LedgerTransport, settings: Settings = Settings(),
+                notice: @escaping @Sendable (LedgerNotice) -> Void) {
         self.folder = LedgerFolder(path: folder)
         self.settings = settings
-        self.client = client
+        self.transport = transport
         self.notice = notice
-        acknowledged = UploadCursor.load(from: folder)
+        acknowledged = UploadCursor.load(from: folder, file: transport.cursorFile)
     }
 
     /// Whether the day's file holds records the receiver has not acknowledged: such a day is kept
@@ -83,46 +80,48 @@ public final class LedgerUploader: @unchecked Sendable {
         }
     }
 
-    /// One round now instead of at the interval (tests, a quit that wants the last records out).
+    /// One round now instead of at the interval or the back-off's end (the broker connected
+    /// again, tests).
     public func nudge() {
-        condition.withLock { condition.broadcast() }
+        condition.withLock {
+            nudged = true
+            condition.broadcast()
+        }
     }
 
     private func run() {
         while !condition.withLock({ stopping }) {
+            condition.withLock { nudged = false }
             let wait = sendPending() ? settings.interval : backOff()
+            let until = Date().addingTimeInterval(wait)
             condition.withLock {
-                guard !stopping else { return }
-                _ = condition.wait(until: Date().addingTimeInterval(wait))
+                while !stopping && !nudged && condition.wait(until: until) {}
             }
         }
     }
 
-    /// Sends batches until none is left (true) or one fails (false).
+    /// Sends batches until none is left or the way is down (true: wait the interval) or one
+    /// fails (false: back off).
     private func sendPending() -> Bool {
         while !condition.withLock({ stopping }) {
             let batch = pendingBatch()
             guard let last = batch.last else { return true }
-            var request = HTTPRequest(url: settings.url, security: settings.security)
-            request.body = batch.flatMap { $0.line + [UInt8(ascii: "\n")] }
-            request.contentType = Self.contentType
-            request.stallTimeout = settings.timeout
-            request.connectTimeout = settings.timeout
-            do throws(HTTPTransferError) {
-                _ = try client.fetch(request, maxBytes: 64 << 10)
+            do throws(LedgerDeliveryError) {
+                try transport.deliver(batch.flatMap { $0.line + [UInt8(ascii: "\n")] })
             } catch {
+                guard case .failed(let reason) = error else { return true }
                 failures += 1
                 if failures == 1 {
-                    notice(.warning("ledger upload: \(CredentialRedaction.redacted(settings.url.absoluteString)): \(error); the records wait in the ledger and are sent again"))
+                    notice(.warning("ledger upload: \(transport.destination): \(reason); the records wait in the ledger and are sent again"))
                 }
                 return false
             }
             if failures > 0 {
-                notice(.info("ledger upload: \(CredentialRedaction.redacted(settings.url.absoluteString)) takes records again after \(failures) failed tr\(failures == 1 ? "y" : "ies")"))
+                notice(.info("ledger upload: \(transport.destination) takes records again after \(failures) failed tr\(failures == 1 ? "y" : "ies")"))
                 failures = 0
             }
             do {
-                try last.cursor.save(in: folder.path)
+                try last.cursor.save(in: folder.path, file: transport.cursorFile)
             } catch {
                 notice(.error("\(error)"))
             }

@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
 
-/// How far the receiver has acknowledged the ledger: the last record (its day file and `seq`) it
-/// answered 2xx for. Kept in `upload.json` beside the day files, replaced atomically (a temporary
+/// How far a receiver has acknowledged the ledger: the last record (its day file and `seq`) it
+/// answered 2xx for (`upload.json`), or whose MQTT message the broker acknowledged
+/// (`upload-mqtt.json`). Kept beside the day files, replaced atomically (a temporary
 /// file synced and renamed, then the folder synced), so a restart, a kill -9 or a power cut sends
 /// each record at least once: never skips one, at worst repeats a batch.
 public struct UploadCursor: Codable, Equatable, Sendable, Comparable {
@@ -20,15 +21,15 @@ public struct UploadCursor: Codable, Equatable, Sendable, Comparable {
 
     public static let fileName = "upload.json"
 
-    /// The cursor kept in `folder`; nil when none was (nothing acknowledged yet) or it is unreadable.
-    public static func load(from folder: String) -> UploadCursor? {
-        let path = (folder as NSString).appendingPathComponent(fileName)
+    /// The cursor kept in `folder`'s `file`; nil when none was (nothing acknowledged yet) or it is unreadable.
+    public static func load(from folder: String, file: String = fileName) -> UploadCursor? {
+        let path = (folder as NSString).appendingPathComponent(file)
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return try? JSONDecoder().decode(UploadCursor.self, from: data)
     }
 
-    public func save(in folder: String) throws(LedgerError) {
-        let path = (folder as NSString).appendingPathComponent(Self.fileName)
+    public func save(in folder: String, file: String = Self.fileName) throws(LedgerError) {
+        let path = (folder as NSString).appendingPathComponent(file)
         let temporary = path + ".tmp"
         let data = Array((try? JSONEncoder().encode(self)) ?? Data())
         unlink(temporary)

@@ -72,7 +72,7 @@ public final class MQTTClient: BrokerConnection, @unchecked Sendable {
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         mosquitto_connect_callback_set(handle) { _, context, rc in MQTTClient.from(context)?.connackReceived(rc) }
         mosquitto_disconnect_callback_set(handle) { _, context, _ in MQTTClient.from(context)?.connectionEnded() }
-        mosquitto_publish_callback_set(handle) { _, context, _ in MQTTClient.from(context)?.messageWritten() }
+        mosquitto_publish_callback_set(handle) { _, context, mid in MQTTClient.from(context)?.messageWritten(mid) }
         mosquitto_log_callback_set(handle) { _, context, level, text in
             guard level == MOSQ_LOG_ERR, let text else { return }
             MQTTClient.from(context)?.libraryLogged(String(cString: text))
@@ -118,11 +118,12 @@ public final class MQTTClient: BrokerConnection, @unchecked Sendable {
     /// Whether the broker has accepted the current connection.
     public var isConnected: Bool { state.withLock { $0.connected } }
 
-    /// Hands one message to the library, or drops it (not connected, or `maxUnsentMessages`
-    /// waiting already). Never waits for the network.
+    /// Hands one message to the library and says its id (libmosquitto's mid, which the
+    /// `published` handler names when its PUBACK comes), or drops it (nil: not connected, or
+    /// `maxUnsentMessages` waiting already). Never waits for the network.
     @discardableResult
-    public func publish(_ topic: String, _ payload: [UInt8], retain: Bool, qos: Int32) -> Bool {
-        guard state.withLock({ $0.connected }) else { return false }
+    public func send(_ topic: String, _ payload: [UInt8], retain: Bool, qos: Int32) -> Int32? {
+        guard state.withLock({ $0.connected }) else { return nil }
         let waiting = handedOver.load(ordering: .relaxed) - written.load(ordering: .relaxed)
         if waiting >= options.maxUnsentMessages {
             let first = state.withLock { state in
@@ -131,11 +132,11 @@ public final class MQTTClient: BrokerConnection, @unchecked Sendable {
                 return !state.dropping
             }
             if first { say(true, "mqtt: \(address) is not taking messages (\(waiting) unsent); dropping new ones until it does") }
-            return false
+            return nil
         }
         var mid: Int32 = 0
         let rc = payload.withUnsafeBytes { mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, qos, retain) }
-        guard rc == Self.ok else { return false }
+        guard rc == Self.ok else { return nil }
         handedOver.add(1, ordering: .relaxed)
         let dropped = state.withLock { state -> Int in
             guard state.dropping else { return 0 }
@@ -143,7 +144,7 @@ public final class MQTTClient: BrokerConnection, @unchecked Sendable {
             return state.dropped
         }
         if dropped > 0 { say(true, "mqtt: \(address) takes messages again; \(dropped) were dropped") }
-        return true
+        return mid
     }
 
     public func subscribe(_ topic: String, qos: Int32) {
@@ -273,8 +274,10 @@ public final class MQTTClient: BrokerConnection, @unchecked Sendable {
         state.withLock { $0.connected = false }
     }
 
-    private func messageWritten() {
+    /// libmosquitto's on_publish: a QoS 0 message written, a QoS 1 one acknowledged (PUBACK).
+    private func messageWritten(_ mid: Int32) {
         written.add(1, ordering: .relaxed)
+        state.withLock { $0.handlers }?.published(mid)
     }
 
     private func messageReceived(_ topic: String, _ payload: [UInt8]) {

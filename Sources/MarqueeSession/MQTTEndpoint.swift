@@ -3,6 +3,7 @@ import Logging
 import MarqueeConfig
 import MarqueeControl
 import MarqueeCore
+import MarqueeLedger
 import MarqueePlayer
 
 /// The MQTT side of one `marquee play` (config `mqtt:`): the broker's address and topic, the
@@ -27,8 +28,10 @@ package final class MQTTEndpoint: @unchecked Sendable {
     /// Nil without `mqtt:`, or after one error line. `service` is the control socket's when there
     /// is one (one service, two transports), else one of its own. `screens`: the screens whose
     /// picture `mqtt.screenshots` publishes, by name with `displays:` (the main one among them).
+    /// `ledger`: where `mqtt.proofOfPlay` takes its records from.
     package static func make(_ configuration: MQTTConfiguration?, player: QueuePlayer, screens: [ScreenshotPublishing.Screen],
-                     host: ControlHost, backends: Backends, service existing: ControlService?, logger: Logger) -> MQTTEndpoint? {
+                     host: ControlHost, backends: Backends, service existing: ControlService?, ledger: PlayLedgerSink?,
+                     logger: Logger) -> MQTTEndpoint? {
         guard let configuration else { return nil }
         var settings = MQTTNodeSettings(topic: configuration.topic)
         settings.publishesEvents = configuration.events
@@ -55,12 +58,30 @@ package final class MQTTEndpoint: @unchecked Sendable {
         }
         let service = existing ?? ControlService(player: player, host: host, log: { [logger] in logger.info("\($0)") })
         do {
-            let node = MQTTNode(settings: settings, connection: try backends.broker(request), service: service)
+            let connection = try backends.broker(request)
+            if let sending = configuration.proofOfPlay {
+                sendProofOfPlay(sending, over: connection, settings: &settings, ledger: ledger, logger: logger)
+            }
+            let node = MQTTNode(settings: settings, connection: connection, service: service)
             return MQTTEndpoint(service: service, node: node, logger: logger)
         } catch {
             logger.error("mqtt: \(error); playing on without MQTT")
             return nil
         }
+    }
+
+    /// `mqtt.proofOfPlay`: the ledger's records on `TOPIC/pop` over the node's connection, each
+    /// batch acknowledged by the broker's PUBACK, a round at once on each connection.
+    private static func sendProofOfPlay(_ sending: MQTTConfiguration.ProofOfPlay, over connection: any BrokerConnection,
+                                        settings: inout MQTTNodeSettings, ledger: PlayLedgerSink?, logger: Logger) {
+        guard let ledger else {
+            logger.warning("mqtt: proofOfPlay needs the play ledger (proofOfPlay: in the config, or --ledger DIR); no records are sent")
+            return
+        }
+        let transport = MQTTLedgerTransport(connection: connection, topic: settings.topic, timeout: sending.timeout)
+        let uploader = ledger.send(through: transport, settings: LedgerUploader.Settings(interval: sending.interval))
+        settings.whenConnected = { uploader.nudge() }
+        settings.whenPublished = { transport.published($0) }
     }
 
     package func start() {

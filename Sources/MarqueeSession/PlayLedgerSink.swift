@@ -7,24 +7,43 @@ import MarqueeLedger
 
 /// The device's one play ledger: every screen's records go through here into one writer (one chain
 /// per day file), on a queue of its own, synced at most `syncInterval` after a write and at exit,
-/// and to the receiver when an upload is configured. Never on a real-time thread.
+/// and to each receiver configured (`proofOfPlay.upload`, `mqtt.proofOfPlay`). Never on a
+/// real-time thread.
 package final class PlayLedgerSink: @unchecked Sendable {
     private let writer: LedgerWriter
-    /// Sends the records to the fleet's receiver (`proofOfPlay.upload`); nil: they stay here.
-    package let uploader: LedgerUploader?
+    /// The ledger's folder, where each uploader keeps its cursor.
+    private let folder: String
+    private let notice: @Sendable (LedgerNotice) -> Void
     private let identity: ItemIdentity
     private let queue = DispatchQueue(label: "marquee.ledger")
     private let lock = NSLock()
+    /// The receivers the records go to; none: they stay here.
+    private var uploaders: [LedgerUploader] = []
     private var syncPending = false
     private var finished = false
 
     package static let syncInterval = 5.0
 
-    package init(writer: LedgerWriter, identity: ItemIdentity, uploader: LedgerUploader? = nil) {
+    package init(writer: LedgerWriter, folder: String, identity: ItemIdentity, notice: @escaping @Sendable (LedgerNotice) -> Void) {
         self.writer = writer
+        self.folder = folder
         self.identity = identity
-        self.uploader = uploader
-        if let uploader { writer.keeps = { uploader.holdsUnsent(day: $0) } }
+        self.notice = notice
+        // A day goes past the bounds only once every receiver has acknowledged it.
+        writer.keeps = { [weak self] day in self?.holdsUnsent(day: day) ?? false }
+    }
+
+    /// Whether some receiver has not acknowledged the day yet.
+    private func holdsUnsent(day: String) -> Bool {
+        lock.withLock { uploaders }.contains { $0.holdsUnsent(day: day) }
+    }
+
+    /// Sends the records to one more receiver, from its own cursor, once `start` is called.
+    @discardableResult
+    package func send(through transport: any LedgerTransport, settings: LedgerUploader.Settings) -> LedgerUploader {
+        let uploader = LedgerUploader(folder: folder, transport: transport, settings: settings, notice: notice)
+        lock.withLock { uploaders.append(uploader) }
+        return uploader
     }
 
     /// Writes the record `make` builds with the item's name (hashing a local file is done here,
@@ -35,16 +54,16 @@ package final class PlayLedgerSink: @unchecked Sendable {
         scheduleSync()
     }
 
-    /// Starts sending, when an upload is configured.
+    /// Starts sending, to each receiver configured.
     package func start() {
-        uploader?.start()
+        for uploader in lock.withLock({ uploaders }) { uploader.start() }
     }
 
     /// Syncs and closes the ledger: what was written is durable when the process exits.
     package func finish() {
         lock.withLock { finished = true }
         queue.sync { writer.close() }
-        uploader?.stop()
+        for uploader in lock.withLock({ uploaders }) { uploader.stop() }
     }
 
     /// At most `syncInterval` after the first unsynced write, one fsync.
@@ -80,11 +99,12 @@ extension PlayLedgerSink {
         }
         logger.info("ledger: proof of play in \(directory)")
         let remoteDigests = plan.cachedMedia.mapValues(\.sha256)
-        let uploader = plan.proofOfPlay.upload.map { upload in
-            LedgerUploader(folder: directory, settings: uploadSettings(upload, logger: logger), client: backends.http(), notice: report)
+        let sink = PlayLedgerSink(writer: writer, folder: directory,
+                                  identity: ItemIdentity(digest: digest, knownDigests: { remoteDigests[$0] ?? nil }), notice: report)
+        if let upload = plan.proofOfPlay.upload {
+            sink.send(through: transport(upload, client: backends.http(), logger: logger), settings: LedgerUploader.Settings(interval: upload.interval))
         }
-        return PlayLedgerSink(writer: writer, identity: ItemIdentity(digest: digest, knownDigests: { remoteDigests[$0] ?? nil }),
-                              uploader: uploader)
+        return sink
     }
 
     /// A recorder for one screen's events.
@@ -97,7 +117,7 @@ extension PlayLedgerSink {
     }
 
     /// The receiver's URL, credentials (read once, never logged) and CA bundle.
-    private static func uploadSettings(_ upload: ProofOfPlayConfiguration.Upload, logger: Logger) -> LedgerUploader.Settings {
+    private static func transport(_ upload: ProofOfPlayConfiguration.Upload, client: any HTTPTransferring, logger: Logger) -> HTTPLedgerTransport {
         var security = HTTPSecurity(caFile: upload.caFile)
         if let path = upload.credentials {
             switch CredentialsFile.read(path) {
@@ -108,7 +128,7 @@ extension PlayLedgerSink {
                 logger.error("ledger upload: credentials \(path): \(problem.message); sending without them")
             }
         }
-        return LedgerUploader.Settings(url: upload.url, security: security, interval: upload.interval,
-                                       timeout: .milliseconds(Int64((upload.timeout * 1000).rounded())))
+        return HTTPLedgerTransport(url: upload.url, security: security, timeout: .milliseconds(Int64((upload.timeout * 1000).rounded())),
+                                   client: client)
     }
 }

@@ -242,7 +242,7 @@ package final class PlaybackSession {
         let shownScreens = [ScreenshotPublishing.Screen(name: plan.mainScreen?.name, player: player)]
             + (otherScreens?.players ?? []).map { ScreenshotPublishing.Screen(name: $0.name, player: $0.player) }
         mqtt = MQTTEndpoint.make(plan.mqtt, player: player, screens: shownScreens, host: host, backends: backends,
-                                 service: control?.service, logger: logger)
+                                 service: control?.service, ledger: ledger, logger: logger)
         observer.attachStatus(player)
         if let positions {
             // The status has folded every event before the quit's: its position is the frame on screen then.

@@ -190,6 +190,16 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: ledger.path)) ?? []).filter { $0.hasPrefix("plays-") }.sorted()
     }
 
+    /// Whether the receiver has acknowledged the last record written so far: the cursor on disk
+    /// (`cursorFile`, `upload.json` for HTTP) names the last line of the last day.
+    static func acknowledgedAll(_ ledger: URL, cursorFile: String = "upload.json") -> Bool {
+        guard let last = days(in: ledger).last,
+              let data = try? Data(contentsOf: ledger.appendingPathComponent(cursorFile)),
+              let cursor = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let lines = try? String(contentsOf: ledger.appendingPathComponent(last), encoding: .utf8) else { return false }
+        return "plays-\(cursor["day"] as? String ?? "").jsonl" == last && cursor["seq"] as? Int == lines.split(separator: "\n").count
+    }
+
     @Test func aWeekWithTheReceiverDownForADayArrivesWhole() throws {
         let folder = try PlayCommandTests.workspace.get()
         let ledger = folder.appendingPathComponent("ledger-\(UUID().uuidString)")
@@ -232,16 +242,8 @@ import Testing
         receiver.answerNext([.storeThenFail])
         #expect(waitForDays(8))
         let written = LedgerCLITests.records(in: ledger).compactMap { $0["id"] as? String }
-        // Until the receiver has acknowledged the last record written so far (upload.json, on disk).
-        func acknowledgedAll() -> Bool {
-            guard let last = Self.days(in: ledger).last,
-                  let data = try? Data(contentsOf: ledger.appendingPathComponent("upload.json")),
-                  let cursor = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let lines = try? String(contentsOf: ledger.appendingPathComponent(last), encoding: .utf8) else { return false }
-            return "plays-\(cursor["day"] as? String ?? "").jsonl" == last && cursor["seq"] as? Int == lines.split(separator: "\n").count
-        }
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline && !(Set(written).isSubset(of: Set(store.byID.keys)) && acknowledgedAll()) { Thread.sleep(forTimeInterval: 0.1) }
+        while Date() < deadline && !(Set(written).isSubset(of: Set(store.byID.keys)) && Self.acknowledgedAll(ledger)) { Thread.sleep(forTimeInterval: 0.1) }
         #expect(run.terminate() == 0)
         let received = store.byID
         let held = Set(LedgerCLITests.records(in: ledger).compactMap { $0["id"] as? String })

@@ -379,7 +379,7 @@ import Testing
             "mqtt.yaml:5:8: error: unsupported scheme 'http' in 'http://broker:1883' (expected mqtt or mqtts)",
             "mqtt.yaml:6:10: error: topic 'marquee/#' must not hold the wildcards '+' or '#'",
             "mqtt.yaml:7:11: error: expected true or false, found 'often'",
-            "mqtt.yaml:10:3: error: unknown key 'password' in mqtt (expected 'url', 'topic', 'credentials', 'events', 'tls', 'allow' or 'screenshots')",
+            "mqtt.yaml:10:3: error: unknown key 'password' in mqtt (expected 'url', 'topic', 'credentials', 'events', 'tls', 'allow', 'screenshots' or 'proofOfPlay')",
         ], "\(outcome)")
 
         try Data("""

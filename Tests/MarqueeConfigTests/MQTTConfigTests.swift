@@ -62,7 +62,7 @@ import Testing
             "4:8: error: port 99999 is out of range (1 to 65535)",
             "5:10: error: topic '/lobby' must not be empty or begin or end with '/'",
             "6:17: error: expected a file of CA certificates (PEM), found an empty string",
-            "7:3: error: unknown key 'retain' in mqtt (expected 'url', 'topic', 'credentials', 'events', 'tls', 'allow' or 'screenshots')",
+            "7:3: error: unknown key 'retain' in mqtt (expected 'url', 'topic', 'credentials', 'events', 'tls', 'allow', 'screenshots' or 'proofOfPlay')",
         ], "\(diagnostics)")
     }
 

@@ -15,11 +15,11 @@ final class StandInBroker: BrokerConnection, @unchecked Sendable {
     var isConnected: Bool { lock.withLock { connected } }
     func start(_ handlers: BrokerHandlers) { lock.withLock { self.handlers = handlers } }
 
-    func publish(_ topic: String, _ payload: [UInt8], retain: Bool, qos: Int32) -> Bool {
+    func send(_ topic: String, _ payload: [UInt8], retain: Bool, qos: Int32) -> Int32? {
         lock.withLock {
-            guard connected else { return false }
+            guard connected else { return nil }
             published.append((topic, String(decoding: payload, as: UTF8.self), retain))
-            return true
+            return Int32(published.count)
         }
     }
 

@@ -37,3 +37,19 @@ func play(_ index: Int, start: String, end: String, seconds: Double, ended: Stri
 }
 
 let sha = FileSHA256()
+
+/// `perDay` records on each day of November 2026 in `days`, closed; their ids in order.
+func writeLedgerDays(_ scratch: LedgerScratch, days: ClosedRange<Int>, perDay: Int) throws -> [String] {
+    let writer = try LedgerWriter(folder: scratch.path, maxBytes: 1 << 30, keepDays: 365, digest: sha) { _ in }
+    var ids: [String] = []
+    for day in days {
+        for n in 0..<perDay {
+            let second = String(format: "%02d:%02d", n / 60 % 60, n % 60)
+            let record = play(n, start: "2026-11-\(day)T10:\(second).000Z", end: "2026-11-\(day)T10:\(second).500Z", seconds: 0.5)
+            writer.append(record)
+            ids.append(record.id)
+        }
+    }
+    writer.close()
+    return ids
+}

@@ -18,48 +18,24 @@ import Testing
         var infos: [String] { lock.withLock { all.compactMap { if case .info(let line) = $0 { line } else { nil } } } }
     }
 
-    private func writeDays(_ scratch: LedgerScratch, days: ClosedRange<Int>, perDay: Int) throws -> [String] {
-        let writer = try LedgerWriter(folder: scratch.path, maxBytes: 1 << 30, keepDays: 365, digest: sha) { _ in }
-        var ids: [String] = []
-        for day in days {
-            for n in 0..<perDay {
-                let second = String(format: "%02d:%02d", n / 60 % 60, n % 60)
-                let record = play(n, start: "2026-11-\(day)T10:\(second).000Z", end: "2026-11-\(day)T10:\(second).500Z", seconds: 0.5)
-                writer.append(record)
-                ids.append(record.id)
-            }
-        }
-        writer.close()
-        return ids
-    }
-
-    private func waitUntil(seconds: Double, _ done: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if done() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return done()
-    }
-
     @Test func everyRecordArrivesThroughRefusalsFailuresAHangAndAnOutage() throws {
         let scratch = LedgerScratch()
         defer { scratch.remove() }
-        let ids = try writeDays(scratch, days: 10...12, perDay: 250)
+        let ids = try writeLedgerDays(scratch, days: 10...12, perDay: 250)
         let store = ReceivedPlays()
         var receiver = try PlayReceiver(store: store)
         let port = receiver.port
         // A 500, a batch stored but answered 500 (it comes again), a slow one, one that hangs.
         receiver.answerNext([.status(500), .storeThenFail, .slow(0.5), .hang])
         let notices = Notices()
-        let settings = LedgerUploader.Settings(url: URL(string: receiver.url)!, interval: 0.2, timeout: .seconds(1), batchRecords: 100)
-        let uploader = LedgerUploader(folder: scratch.path, settings: settings, client: CurlHTTPClient(), notice: notices.add)
+        let transport = HTTPLedgerTransport(url: URL(string: receiver.url)!, timeout: .seconds(1), client: CurlHTTPClient())
+        let uploader = LedgerUploader(folder: scratch.path, transport: transport, settings: .init(interval: 0.2, batchRecords: 100), notice: notices.add)
         uploader.start()
         defer { uploader.stop() }
         #expect(waitUntil(seconds: 30) { uploader.cursor == UploadCursor(day: "2026-11-12", seq: 250) })
         // The receiver goes away (connections refused) while a day more is played, and comes back on its port.
         receiver.stop()
-        let more = try writeDays(scratch, days: 13...13, perDay: 100)
+        let more = try writeLedgerDays(scratch, days: 13...13, perDay: 100)
         Thread.sleep(forTimeInterval: 1.5)
         let during = store.byID.count
         receiver = try PlayReceiver(store: store, port: port)
@@ -79,17 +55,18 @@ import Testing
     @Test func aRestartSendsOnlyWhatWasNotAcknowledged() throws {
         let scratch = LedgerScratch()
         defer { scratch.remove() }
-        let first = try writeDays(scratch, days: 10...10, perDay: 120)
+        let first = try writeLedgerDays(scratch, days: 10...10, perDay: 120)
         let store = ReceivedPlays()
         let receiver = try PlayReceiver(store: store)
         defer { receiver.stop() }
-        let settings = LedgerUploader.Settings(url: URL(string: receiver.url)!, interval: 0.2, timeout: .seconds(2), batchRecords: 50)
-        let sender = LedgerUploader(folder: scratch.path, settings: settings, client: CurlHTTPClient()) { _ in }
+        let transport = HTTPLedgerTransport(url: URL(string: receiver.url)!, timeout: .seconds(2), client: CurlHTTPClient())
+        let settings = LedgerUploader.Settings(interval: 0.2, batchRecords: 50)
+        let sender = LedgerUploader(folder: scratch.path, transport: transport, settings: settings) { _ in }
         sender.start()
         #expect(waitUntil(seconds: 20) { sender.cursor == UploadCursor(day: "2026-11-10", seq: 120) })
         sender.stop()
-        let second = try writeDays(scratch, days: 11...11, perDay: 30)
-        let again = LedgerUploader(folder: scratch.path, settings: settings, client: CurlHTTPClient()) { _ in }
+        let second = try writeLedgerDays(scratch, days: 11...11, perDay: 30)
+        let again = LedgerUploader(folder: scratch.path, transport: transport, settings: settings) { _ in }
         again.start()
         defer { again.stop() }
         #expect(waitUntil(seconds: 20) { again.cursor == UploadCursor(day: "2026-11-11", seq: 30) })
@@ -102,8 +79,8 @@ import Testing
         defer { scratch.remove() }
         let notices = Notices()
         // Nothing acknowledged: every day is unsent.
-        let uploader = LedgerUploader(folder: scratch.path, settings: LedgerUploader.Settings(url: URL(string: "http://127.0.0.1:9/pop")!),
-                                      client: CurlHTTPClient()) { _ in }
+        let uploader = LedgerUploader(folder: scratch.path, transport: HTTPLedgerTransport(url: URL(string: "http://127.0.0.1:9/pop")!,
+                                                                                           client: CurlHTTPClient())) { _ in }
         let writer = try LedgerWriter(folder: scratch.path, maxBytes: 2_000, keepDays: 2, digest: sha, notice: notices.add)
         writer.keeps = { uploader.holdsUnsent(day: $0) }
         for day in 1...6 {

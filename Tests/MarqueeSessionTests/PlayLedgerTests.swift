@@ -16,7 +16,8 @@ import Testing
 
     private func ledger(_ folder: String, _ clocks: Clocks) throws -> (PlayLedger, PlayLedgerSink) {
         let writer = try LedgerWriter(folder: folder, maxBytes: 1 << 20, keepDays: 30, digest: FileSHA256()) { _ in }
-        let sink = PlayLedgerSink(writer: writer, identity: ItemIdentity(digest: FileSHA256(), knownDigests: { _ in nil }))
+        let sink = PlayLedgerSink(writer: writer, folder: folder, identity: ItemIdentity(digest: FileSHA256(), knownDigests: { _ in nil }),
+                                  notice: { _ in })
         return (PlayLedger(sink: sink, device: "d", screen: "main", wallClock: { Date(timeIntervalSince1970: clocks.wall) },
                            clockNow: { clocks.player }, configDigest: { "sha256:c" }), sink)
     }

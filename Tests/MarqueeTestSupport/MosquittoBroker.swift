@@ -22,7 +22,10 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// `users`: name → password; when given, anonymous clients are refused (`mosquitto_passwd`).
     /// `tls`: the one listener speaks TLS only (`mqtts://`), with a certificate for 127.0.0.1.
-    public init(users: [String: String] = [:], tls: Bool = false) throws {
+    /// `persistent`: sessions and their queued messages saved every second, so a subscriber with
+    /// a session of its own (`MosquittoSubscription(session:)`) misses nothing across a `kill()`
+    /// and `start()` (what a receiver of proof of play does; a SIGKILL loses the last second).
+    public init(users: [String: String] = [:], tls: Bool = false, persistent: Bool = false) throws {
         guard let broker = Self.find("mosquitto", in: ["/usr/sbin", "/usr/local/sbin", "/sbin"]) else {
             throw SetupError("mosquitto is not installed (apt-get install mosquitto mosquitto-clients, or Scripts/install-dependencies.sh); the MQTT tests need a real broker")
         }
@@ -35,7 +38,16 @@ public final class MosquittoBroker: @unchecked Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // The broker drops to the mosquitto user: it must be able to read the folder and its files.
         chmod(folder.path, 0o755)
-        var conf = "listener \(port) 127.0.0.1\npersistence false\n"
+        var conf = "listener \(port) 127.0.0.1\n"
+        if persistent {
+            // Written by the broker, which drops to the mosquitto user.
+            let state = folder.appendingPathComponent("state", isDirectory: true)
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            chmod(state.path, 0o777)
+            conf += "persistence true\npersistence_location \(state.path)/\nautosave_interval 1\n"
+        } else {
+            conf += "persistence false\n"
+        }
         if tls {
             let certificates = try TestCertificates(in: folder)
             for file in [certificates.caFile, certificates.certificateFile, certificates.keyFile] { chmod(file, 0o644) }
@@ -184,8 +196,9 @@ public final class MosquittoSubscription: @unchecked Sendable {
     private let verbose: Bool
 
     /// `verbose`: lines are `TOPIC PAYLOAD` (else the payload alone, read back as `topic`);
-    /// `settle`: how long to give it to subscribe.
-    public init(broker: MosquittoBroker, topic: String, verbose: Bool = true, settle: Double = 0.3) throws {
+    /// `settle`: how long to give it to subscribe. `session`: a client id with a session kept by
+    /// the broker (clean session off, QoS 1): what is published while it is away waits for it.
+    public init(broker: MosquittoBroker, topic: String, verbose: Bool = true, settle: Double = 0.3, session: String? = nil) throws {
         guard let sub = MosquittoBroker.client("mosquitto_sub") else {
             throw MosquittoBroker.SetupError("mosquitto_sub is not installed (apt-get install mosquitto-clients)")
         }
@@ -194,6 +207,7 @@ public final class MosquittoSubscription: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         process.executableURL = sub
         process.arguments = broker.clientArguments + ["-t", topic] + (verbose ? ["-v"] : [])
+            + (session.map { ["-c", "-i", $0, "-q", "1"] } ?? [])
         process.standardOutput = try FileHandle(forWritingTo: file)
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -220,6 +234,16 @@ public final class MosquittoSubscription: @unchecked Sendable {
             let text = String(decoding: line, as: UTF8.self)
             guard verbose, let space = text.firstIndex(of: " ") else { return (text, "") }
             return (String(text[..<space]), String(text[text.index(after: space)...]))
+        }
+    }
+
+    /// With the payloads read as lines of JSON objects (`verbose: false`; proof of play's
+    /// batches): the `id` of each, with how often it came.
+    public func recordIDs() -> [String: Int] {
+        messages().reduce(into: [:]) { counts, line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.topic.utf8)) as? [String: Any],
+                  let id = object["id"] as? String else { return }
+            counts[id, default: 0] += 1
         }
     }
 

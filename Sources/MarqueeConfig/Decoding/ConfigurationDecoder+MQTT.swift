@@ -3,12 +3,14 @@ import MarqueeCore
 import Yams
 
 extension ConfigurationDecoder {
-    static let mqttKeys = ["url", "topic", "credentials", "events", "tls", "allow", "screenshots"]
+    static let mqttKeys = ["url", "topic", "credentials", "events", "tls", "allow", "screenshots", "proofOfPlay"]
     static let mqttTLSKeys = ["caFile"]
     static let mqttScreenshotKeys = ["every", "width", "format"]
+    static let mqttProofOfPlayKeys = ["interval", "timeout"]
 
     /// `mqtt: {url: mqtt://broker:1883, topic: marquee/lobby, credentials: FILE, events: false,
-    /// tls: {caFile: PATH}, allow: [admin]}`; paths are relative to the config's folder.
+    /// tls: {caFile: PATH}, allow: [admin], screenshots: true, proofOfPlay: true}`; paths are relative
+    /// to the config's folder.
     mutating func decodeMQTT(_ node: Node) -> MQTTConfiguration {
         var mqtt = MQTTConfiguration()
         guard let fields = fields(of: node, in: "mqtt", allowed: Self.mqttKeys) else { return mqtt }
@@ -66,7 +68,21 @@ extension ConfigurationDecoder {
         if let node = fields["screenshots"]?.value {
             mqtt.screenshots = decodeScreenshots(node)
         }
+        if let node = fields["proofOfPlay"]?.value {
+            mqtt.proofOfPlay = decodeProofOfPlayOverMQTT(node)
+        }
         return mqtt
+    }
+
+    /// `proofOfPlay: {interval: 60, timeout: 30}`, or `true` for those defaults.
+    private mutating func decodeProofOfPlayOverMQTT(_ node: Node) -> MQTTConfiguration.ProofOfPlay? {
+        if case .scalar = node, !isNothing(node) {
+            return bool(node) == true ? MQTTConfiguration.ProofOfPlay() : nil
+        }
+        guard let fields = fields(of: node, in: "mqtt.proofOfPlay", allowed: Self.mqttProofOfPlayKeys) else { return nil }
+        var sending = MQTTConfiguration.ProofOfPlay()
+        decodePace(fields, interval: &sending.interval, timeout: &sending.timeout)
+        return sending
     }
 
     /// `screenshots: {every: 300, width: 480, format: jpeg}`, or `true` for those defaults.

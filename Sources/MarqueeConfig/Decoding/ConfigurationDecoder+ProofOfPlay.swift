@@ -45,21 +45,27 @@ extension ConfigurationDecoder {
         var upload = ProofOfPlayConfiguration.Upload(url: url)
         upload.credentials = fields["credentials"].flatMap { filePath($0.value, expected: "a file holding username:password") }
         upload.caFile = fields["caFile"].flatMap { filePath($0.value, expected: "a file of CA certificates (PEM)") }
+        decodePace(fields, interval: &upload.interval, timeout: &upload.timeout)
+        return upload
+    }
+
+    /// `interval` and `timeout` of a way the records leave by (`proofOfPlay.upload`,
+    /// `mqtt.proofOfPlay`), each kept only within its range.
+    mutating func decodePace(_ fields: [String: MappingField], interval: inout Double, timeout: inout Double) {
         if let node = fields["interval"]?.value, let seconds = number(node) {
             if ProofOfPlayConfiguration.Upload.intervalRange.contains(seconds) {
-                upload.interval = seconds
+                interval = seconds
             } else {
                 log.error(at: SourcePosition(of: node), "interval \(Self.plain(seconds)) s is out of range (expected 1 to 86400 seconds)")
             }
         }
         if let node = fields["timeout"]?.value, let seconds = number(node) {
             if ProofOfPlayConfiguration.Upload.timeoutRange.contains(seconds) {
-                upload.timeout = seconds
+                timeout = seconds
             } else {
                 log.error(at: SourcePosition(of: node), "timeout \(Self.plain(seconds)) s is out of range (expected 1 to 300 seconds)")
             }
         }
-        return upload
     }
 
     private mutating func uploadURL(_ node: Node) -> URL? {

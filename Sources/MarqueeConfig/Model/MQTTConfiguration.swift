@@ -10,7 +10,7 @@ public struct MQTTConfiguration: Sendable, Equatable, Codable {
     public var port: Int
     public var usesTLS: Bool
     /// The topics' prefix: `TOPIC/command`, `TOPIC/reply`, `TOPIC/status`, `TOPIC/events`,
-    /// `TOPIC/online`. Default `marquee/HOSTNAME`.
+    /// `TOPIC/online`, `TOPIC/pop`. Default `marquee/HOSTNAME`.
     public var topic: String
     /// A file holding `username:password` (resolved against the config's folder); nil: anonymous.
     public var credentials: String?
@@ -24,6 +24,22 @@ public struct MQTTConfiguration: Sendable, Equatable, Codable {
     public var role: ControlRole
     /// `screenshots:`: a thumbnail of the screen published (retained) on `TOPIC/screenshot`; nil: none.
     public var screenshots: Screenshots?
+    /// `proofOfPlay:`: the play ledger's records on `TOPIC/pop`, QoS 1; nil: not over MQTT.
+    public var proofOfPlay: ProofOfPlay?
+
+    /// How often the records after the broker's acknowledged place are sent, and how long a
+    /// batch may wait for its PUBACK before it is sent again.
+    public struct ProofOfPlay: Sendable, Equatable, Codable {
+        /// Seconds between rounds while the broker keeps up (a new connection starts one at once).
+        public var interval: Double = 60
+        /// Seconds a batch may go unacknowledged on a live connection.
+        public var timeout: Double = 30
+
+        public init(interval: Double = 60, timeout: Double = 30) {
+            self.interval = interval
+            self.timeout = timeout
+        }
+    }
 
     /// How often, how large and in which format the screen's thumbnail is published.
     public struct Screenshots: Sendable, Equatable, Codable {
@@ -49,7 +65,7 @@ public struct MQTTConfiguration: Sendable, Equatable, Codable {
 
     public init(url: String = MQTTConfiguration.defaultURL, host: String = "127.0.0.1", port: Int = 1883, usesTLS: Bool = false,
                 topic: String = MQTTConfiguration.defaultTopic(), credentials: String? = nil, events: Bool = false,
-                caFile: String? = nil, role: ControlRole = .control, screenshots: Screenshots? = nil) {
+                caFile: String? = nil, role: ControlRole = .control, screenshots: Screenshots? = nil, proofOfPlay: ProofOfPlay? = nil) {
         self.url = url
         self.host = host
         self.port = port
@@ -60,6 +76,7 @@ public struct MQTTConfiguration: Sendable, Equatable, Codable {
         self.caFile = caFile
         self.role = role
         self.screenshots = screenshots
+        self.proofOfPlay = proofOfPlay
     }
 
     /// `marquee/` and the machine's host name.
