@@ -227,8 +227,9 @@ import Testing
         let frames = run.events().filter { $0["event"] as? String == "frame" }
         #expect(frames.count > 100, "\(frames.count) frames")
         let dropped = frames.filter { $0["dropped"] as? Bool == true }
-        #expect(dropped.isEmpty, "\(dropped.count) dropped: \(dropped.prefix(5).map { "item \($0["item"] ?? "?") pts \($0["pts"] ?? "?") at \($0["t"] ?? "?") s" }); "
-                + "journal: \(run.standardError().split(separator: "\n").filter { $0.contains("mqtt:") || $0.contains("started") })")
+        let droppedAt = dropped.prefix(5).map { "item \($0["item"] ?? "?") pts \($0["pts"] ?? "?") at \($0["t"] ?? "?") s" }
+        let mqttLines = run.standardError().split(separator: "\n").filter { $0.contains("mqtt:") || $0.contains("started") }
+        #expect(dropped.isEmpty, "\(dropped.count) dropped: \(droppedAt); journal: \(mqttLines)")
         // One line per outage, not one per attempt.
         let journal = run.standardError()
         #expect(journal.components(separatedBy: "mqtt: lost the connection").count - 1 == 1, "\(journal)")
@@ -254,8 +255,9 @@ import Testing
         let frames = run.events().filter { $0["event"] as? String == "frame" }
         #expect(frames.count > 150, "\(frames.count) frames")
         let dropped = frames.filter { $0["dropped"] as? Bool == true }
-        #expect(dropped.isEmpty, "\(dropped.count) dropped: \(dropped.prefix(5).map { "item \($0["item"] ?? "?") pts \($0["pts"] ?? "?") at \($0["t"] ?? "?") s" }); "
-                + "journal: \(run.standardError().split(separator: "\n").filter { $0.contains("mqtt:") || $0.contains("started") })")
+        let droppedAt = dropped.prefix(5).map { "item \($0["item"] ?? "?") pts \($0["pts"] ?? "?") at \($0["t"] ?? "?") s" }
+        let mqttLines = run.standardError().split(separator: "\n").filter { $0.contains("mqtt:") || $0.contains("started") }
+        #expect(dropped.isEmpty, "\(dropped.count) dropped: \(droppedAt); journal: \(mqttLines)")
     }
 
     @Test func aBrokerThatIsDownAtStartIsSaidOnceAndPlayingGoesOn() throws {
