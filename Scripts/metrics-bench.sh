@@ -43,8 +43,8 @@ for _ in $(seq 100); do curl -sf -o /dev/null "$url" && break; sleep 0.1; done
 curl -sf -o /dev/null "$url" || { echo "metrics-bench.sh: nothing at $url; the player said:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
 sleep 2   # past the first item's start
 
-# `marquee_frames_presented_total marquee_frames_dropped_total` now.
-frames() { curl -sf "$url" | awk '$1 == "marquee_frames_presented_total" {p = $2} $1 == "marquee_frames_dropped_total" {d = $2} END {print p, d}'; }
+# `marquee_frames_presented_total marquee_frames_dropped_total` (the main screen's) now.
+frames() { curl -sf "$url" | awk '$1 == "marquee_frames_presented_total{screen=\"main\"}" {p = $2} $1 == "marquee_frames_dropped_total{screen=\"main\"}" {d = $2} END {print p, d}'; }
 
 read -r p0 d0 < <(frames)
 sleep "$WINDOW"

@@ -3,33 +3,35 @@ import MarqueeCore
 extension PlaybackMetrics {
     /// Counts one event, on the event delivery thread, in the order the player posted them.
     /// `seconds`: the event's time since the player started, as the events log has it.
-    public func observe(_ event: PlayerEvent, at seconds: Double) {
+    /// `screen`: the player's screen by name (nil: the main one).
+    public func observe(_ event: PlayerEvent, at seconds: Double, screen: String? = nil) {
+        guard let series = screens[screen ?? mainScreen] else { return }
         switch event {
         case .frame(_, _, _, let dropped, _):
             if dropped {
-                framesDropped.increment()
+                series.framesDropped.increment()
                 return
             }
-            framesPresented.increment()
+            series.framesPresented.increment()
             // A frame event follows its flip: the lateness recorded by then is taken now, so the
             // ring stays nearly empty however rarely anyone scrapes.
-            takeLateness()
+            series.takeLateness()
             if folded.withLock({ folded in defer { folded.sawFirstFrame = true }; return !folded.sawFirstFrame }) {
                 firstFrameLatency.set(to: secondsSinceLaunch())
             }
         case .itemStarted:
-            itemsStarted.increment()
+            series.itemsStarted.increment()
             // A stall that an item change ended: the new item is not stalled.
-            endStall(at: seconds)
+            series.endStall(at: seconds)
         case .itemEnded(_, _, let reason, _):
-            itemsEnded[reason]?.increment()
+            series.itemsEnded[reason]?.increment()
         case .error:
-            errors.increment()
+            series.errors.increment()
         case .playbackStalled:
-            stalls.increment()
-            folded.withLock { $0.stalledAt = $0.stalledAt ?? seconds }
+            series.stalls.increment()
+            series.stalledAt.withLock { $0 = $0 ?? seconds }
         case .loadStateChanged(.playthroughOK):
-            endStall(at: seconds)
+            series.endStall(at: seconds)
         case .downloadProgress(_, _, _, .cached):
             downloadsCached.increment()
         case .downloadProgress(_, _, _, .failed):
@@ -37,10 +39,5 @@ extension PlaybackMetrics {
         default:
             break
         }
-    }
-
-    private func endStall(at seconds: Double) {
-        guard let since = folded.withLock({ folded in defer { folded.stalledAt = nil }; return folded.stalledAt }) else { return }
-        stallSeconds.increment(by: max(0, seconds - since))
     }
 }

@@ -252,7 +252,9 @@ package final class PlaybackSession {
         }
         if let service = control?.service ?? mqtt?.service { observer.attach(service) }
         if let mqtt { observer.attach { mqtt.observe($0, at: $1) } }
-        metrics = MetricsEndpoint.make(plan.metrics, player: player, fleet: fleet, mqtt: mqtt, backends: backends, logger: logger)
+        metrics = MetricsEndpoint.make(plan.metrics, player: player, screen: plan.mainScreen?.name ?? "main", others: otherScreens?.players ?? [],
+                                       fleet: fleet, mqtt: mqtt, backends: backends, logger: logger)
+        if let metrics { otherScreens?.tap { screen, event, at in metrics.observe(event, at: at, screen: screen) } }
         if let metrics { observer.attach { metrics.observe($0, at: $1) } }
     }
 

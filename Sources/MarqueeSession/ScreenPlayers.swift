@@ -21,10 +21,13 @@ package final class ScreenPlayers: @unchecked Sendable {
     }
 
     private let running: [Running]
+    /// What else hears every screen's events (the metrics), set once before the players start.
+    private let tapped = EventTap()
 
     package init(outputs: any ScreenSet, plan: PlaybackPlan, overrides: PlanOverrides, clock sharedClock: PlaybackClock, audio audioChoice: AudioChoice,
          eventsPath: String?, traceFrames: Bool, ledger: PlayLedgerSink? = nil, resumes: Bool = false, backends: Backends, logger: Logger) throws {
         var running: [Running] = []
+        let tap = tapped
         if eventsPath == "-" || eventsPath == "/dev/stdout", !outputs.others.isEmpty {
             logger.warning("events: standard output carries the main screen's events only; give --events a file for every screen's")
         }
@@ -59,6 +62,7 @@ package final class ScreenPlayers: @unchecked Sendable {
                 writer?.write(event, at: at)
                 journal.log(event)
                 recorder?.observe(event, at: at)
+                tap.observe(screen.name, event, at)
                 // The status has folded every event before the quit's: its position is the frame on screen then.
                 if case .command(.quit, _) = event, let player = folder.player { positions?.saveNow(player.status()) }
             }, reportLoss: { [screenLogger] count in screenLogger.warning("events: \(count) events were not written") })
@@ -84,6 +88,12 @@ package final class ScreenPlayers: @unchecked Sendable {
             running.append(Running(name: screen.name, player: player, delivery: delivery, positions: positions))
         }
         self.running = running
+    }
+
+    /// Hands every screen's events to `observe` too (with the screen's name), on each screen's
+    /// delivery thread; before `start`.
+    package func tap(_ observe: @escaping @Sendable (String, PlayerEvent, Double) -> Void) {
+        tapped.set(observe)
     }
 
     /// `run.jsonl` and `right` give `run.jsonl.right`.
@@ -129,4 +139,18 @@ package final class ScreenPlayers: @unchecked Sendable {
 /// The player whose status a screen's events fold into, set once it is made.
 private final class StatusFolder: @unchecked Sendable {
     package weak var player: QueuePlayer?
+}
+
+/// An observer of every screen's events, set after the players are made.
+private final class EventTap: @unchecked Sendable {
+    private let lock = NSLock()
+    private var observer: (@Sendable (String, PlayerEvent, Double) -> Void)?
+
+    func set(_ observer: @escaping @Sendable (String, PlayerEvent, Double) -> Void) {
+        lock.withLock { self.observer = observer }
+    }
+
+    func observe(_ screen: String, _ event: PlayerEvent, _ at: Double) {
+        lock.withLock { observer }?(screen, event, at)
+    }
 }

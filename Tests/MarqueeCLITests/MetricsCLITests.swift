@@ -64,6 +64,49 @@ import Testing
         #expect(!run.events().contains { $0["event"] as? String == "frame" })
     }
 
+    /// With `displays:` every screen playing a playlist has its own series, by its name: two
+    /// headless screens scraped by a real Prometheus each count their own frames and items.
+    @Test func everyScreenOfDisplaysHasItsOwnSeries() throws {
+        let port = try PrometheusServer.freePort()
+        let media = try PlayCommandTests.workspace.get()
+        let folder = try CLIFixtures.workspace(prefix: "marquee-metrics-screens-")
+        let path = folder.appendingPathComponent("screens.yaml").path
+        try Data("""
+            displays:
+              - name: left
+                connector: HDMI-A-1
+                mode: 160x90
+                playlist: {items: [\(media.appendingPathComponent("a.mp4").path)]}
+              - name: right
+                connector: HDMI-A-2
+                mode: 90x160
+                playlist: {items: [\(media.appendingPathComponent("a.mp4").path), \(media.appendingPathComponent("a.mp4").path)]}
+            metrics:
+              listen: 127.0.0.1:\(port)
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let run = try PlayerRun(arguments: ["play", path, "--output", "headless", "--audio", "null", "--control", "none", "--input", "none",
+                                            "--clock", "realtime"], in: folder, traceFrames: false)
+        #expect(run.waitForStandardError(containing: "metrics: serving http://127.0.0.1:\(port)/metrics"), "\(run.standardError())")
+        let prometheus = try PrometheusServer(scraping: "127.0.0.1:\(port)")
+        defer { prometheus.stop() }
+        let presented = prometheus.waitFor("marquee_frames_presented_total") { series in
+            Set(series.compactMap { $0.value >= 25 ? $0.labels["screen"] : nil }) == ["left", "right"]
+        }
+        #expect(Set(presented.compactMap { $0.labels["screen"] }) == ["left", "right"], "\(presented) \(prometheus.logText())")
+        #expect(presented.allSatisfy { $0.value >= 25 }, "\(presented)")
+        for screen in ["left", "right"] {
+            #expect((try prometheus.query(#"marquee_items_started_total{screen="\#(screen)"}"#).first?.value ?? 0) >= 1, "\(screen)")
+            #expect((try prometheus.query(#"marquee_present_lateness_seconds_count{screen="\#(screen)"}"#).first?.value ?? 0) >= 25, "\(screen)")
+            #expect(try prometheus.query(#"marquee_display_on{screen="\#(screen)"}"#).first?.value == 1, "\(screen)")
+        }
+        // The device's own series have no screen.
+        #expect(try prometheus.query("marquee_uptime_seconds").first?.labels["screen"] == nil)
+        let page = try PrometheusServer.curl(["--fail", "http://127.0.0.1:\(port)/metrics"])
+        let check = try promtoolCheckMetrics(page)
+        #expect(check.status == 0 && check.output.isEmpty, "promtool: \(check.output)\n\(page)")
+        #expect(run.terminate() == 0)
+    }
+
     @Test func aBusyAddressIsOneErrorLineAndPlaybackGoesOn() throws {
         let port = try PrometheusServer.freePort()
         let (folder, path) = try config(port: port)

@@ -20,14 +20,14 @@ struct PlaybackMetricsTests {
     @Test func framesAreCountedPresentedAndDroppedAndTheFirstOneSetsTheLatency() {
         let metrics = metrics()
         let page0 = metrics.exposition(ScrapeReading(uptimeSeconds: 1))
-        #expect(value("marquee_frames_presented_total", in: page0) == 0)
+        #expect(value(#"marquee_frames_presented_total{screen="main"}"#, in: page0) == 0)
         #expect(value("marquee_first_frame_latency_seconds", in: page0) == 0)
         for index in 0..<5 {
             metrics.observe(.frame(item: 0, pts: MediaTime(Int64(index), per: 30), time: .zero, dropped: index == 2), at: Double(index))
         }
         let page = metrics.exposition(ScrapeReading(uptimeSeconds: 2))
-        #expect(value("marquee_frames_presented_total", in: page) == 4)
-        #expect(value("marquee_frames_dropped_total", in: page) == 1)
+        #expect(value(#"marquee_frames_presented_total{screen="main"}"#, in: page) == 4)
+        #expect(value(#"marquee_frames_dropped_total{screen="main"}"#, in: page) == 1)
         #expect(value("marquee_first_frame_latency_seconds", in: page) == 0.75)
         #expect(value("marquee_uptime_seconds", in: page) == 2)
         #expect(value(#"marquee_build_info{version="9.9.9"}"#, in: page) == 1)
@@ -43,11 +43,11 @@ struct PlaybackMetricsTests {
         metrics.observe(.itemEnded(index: 2, url: "c.mp4", reason: .userExited, message: nil), at: 3)
         metrics.observe(.itemEnded(index: 0, url: "a.mp4", reason: .playbackEnded, message: nil), at: 5)
         let page = metrics.exposition(ScrapeReading(uptimeSeconds: 5))
-        #expect(value("marquee_items_started_total", in: page) == 2)
-        #expect(value(#"marquee_items_ended_total{reason="playbackEnded"}"#, in: page) == 2)
-        #expect(value(#"marquee_items_ended_total{reason="playbackError"}"#, in: page) == 1)
-        #expect(value(#"marquee_items_ended_total{reason="userExited"}"#, in: page) == 1)
-        #expect(value("marquee_errors_total", in: page) == 1)
+        #expect(value(#"marquee_items_started_total{screen="main"}"#, in: page) == 2)
+        #expect(value(#"marquee_items_ended_total{reason="playbackEnded",screen="main"}"#, in: page) == 2)
+        #expect(value(#"marquee_items_ended_total{reason="playbackError",screen="main"}"#, in: page) == 1)
+        #expect(value(#"marquee_items_ended_total{reason="userExited",screen="main"}"#, in: page) == 1)
+        #expect(value(#"marquee_errors_total{screen="main"}"#, in: page) == 1)
     }
 
     @Test func aStallCountsItsSecondsWhenItEndsOrTheItemChanges() {
@@ -55,18 +55,18 @@ struct PlaybackMetricsTests {
         metrics.observe(.playbackStalled, at: 10)
         // Still stalled: counted, its seconds not yet.
         var page = metrics.exposition(ScrapeReading(uptimeSeconds: 11, isStalled: true))
-        #expect(value("marquee_stalls_total", in: page) == 1)
-        #expect(value("marquee_stall_seconds_total", in: page) == 0)
-        #expect(value("marquee_stalled", in: page) == 1)
+        #expect(value(#"marquee_stalls_total{screen="main"}"#, in: page) == 1)
+        #expect(value(#"marquee_stall_seconds_total{screen="main"}"#, in: page) == 0)
+        #expect(value(#"marquee_stalled{screen="main"}"#, in: page) == 1)
         metrics.observe(.loadStateChanged(.playthroughOK), at: 12.5)
         metrics.observe(.playbackStalled, at: 20)
         metrics.observe(.itemStarted(index: 1, url: "b.mp4"), at: 21)
         // Not a stall: the load state after a start that never stalled.
         metrics.observe(.loadStateChanged(.playthroughOK), at: 30)
         page = metrics.exposition(ScrapeReading(uptimeSeconds: 31))
-        #expect(value("marquee_stalls_total", in: page) == 2)
-        #expect(value("marquee_stall_seconds_total", in: page) == 3.5)
-        #expect(value("marquee_stalled", in: page) == 0)
+        #expect(value(#"marquee_stalls_total{screen="main"}"#, in: page) == 2)
+        #expect(value(#"marquee_stall_seconds_total{screen="main"}"#, in: page) == 3.5)
+        #expect(value(#"marquee_stalled{screen="main"}"#, in: page) == 0)
     }
 
     @Test func downloadsAreCountedByResultAndTheCacheIsReadAtTheScrape() {
@@ -85,10 +85,10 @@ struct PlaybackMetricsTests {
     @Test func theDisplayAndTheDaypartAreWhatTheReadingSays() {
         let metrics = metrics()
         var page = metrics.exposition(ScrapeReading(uptimeSeconds: 1, displayIsOn: false, daypart: "breakfast"))
-        #expect(value("marquee_display_on", in: page) == 0)
+        #expect(value(#"marquee_display_on{screen="main"}"#, in: page) == 0)
         #expect(value(#"marquee_schedule_daypart{daypart="breakfast"}"#, in: page) == 1)
         page = metrics.exposition(ScrapeReading(uptimeSeconds: 2, daypart: "lunch"))
-        #expect(value("marquee_display_on", in: page) == 1)
+        #expect(value(#"marquee_display_on{screen="main"}"#, in: page) == 1)
         #expect(value(#"marquee_schedule_daypart{daypart="lunch"}"#, in: page) == 1)
         #expect(!page.contains("breakfast"))
         page = metrics.exposition(ScrapeReading(uptimeSeconds: 3, daypart: nil))
@@ -104,13 +104,40 @@ struct PlaybackMetricsTests {
         metrics.observe(.frame(item: 0, pts: .zero, time: .zero, dropped: false), at: 0)
         samples.record(nanoseconds: 40_000_000)
         let page = metrics.exposition(ScrapeReading(uptimeSeconds: 1))
-        #expect(value(#"marquee_present_lateness_seconds_bucket{le="0.0005"}"#, in: page) == 1)
-        #expect(value(#"marquee_present_lateness_seconds_bucket{le="0.004"}"#, in: page) == 2)
-        #expect(value(#"marquee_present_lateness_seconds_bucket{le="0.033"}"#, in: page) == 2)
-        #expect(value(#"marquee_present_lateness_seconds_bucket{le="0.05"}"#, in: page) == 3)
-        #expect(value(#"marquee_present_lateness_seconds_bucket{le="+Inf"}"#, in: page) == 3)
-        #expect(value("marquee_present_lateness_seconds_count", in: page) == 3)
-        #expect(abs((value("marquee_present_lateness_seconds_sum", in: page) ?? 0) - 0.0433) < 1e-9)
+        #expect(value(#"marquee_present_lateness_seconds_bucket{screen="main",le="0.0005"}"#, in: page) == 1)
+        #expect(value(#"marquee_present_lateness_seconds_bucket{screen="main",le="0.004"}"#, in: page) == 2)
+        #expect(value(#"marquee_present_lateness_seconds_bucket{screen="main",le="0.033"}"#, in: page) == 2)
+        #expect(value(#"marquee_present_lateness_seconds_bucket{screen="main",le="0.05"}"#, in: page) == 3)
+        #expect(value(#"marquee_present_lateness_seconds_bucket{screen="main",le="+Inf"}"#, in: page) == 3)
+        #expect(value(#"marquee_present_lateness_seconds_count{screen="main"}"#, in: page) == 3)
+        #expect(abs((value(#"marquee_present_lateness_seconds_sum{screen="main"}"#, in: page) ?? 0) - 0.0433) < 1e-9)
+    }
+
+    /// Each screen's events count under its own name, and each screen's states are its own.
+    @Test func eachScreenCountsItsOwnEventsAndShowsItsOwnStates() {
+        let metrics = PlaybackMetrics(version: "9.9.9", screens: [(name: "left", lateness: nil), (name: "right", lateness: nil)],
+                                      secondsSinceLaunch: { 0.5 })
+        metrics.observe(.frame(item: 0, pts: .zero, time: .zero, dropped: false), at: 0)
+        metrics.observe(.frame(item: 0, pts: .zero, time: .zero, dropped: false), at: 0, screen: "right")
+        metrics.observe(.frame(item: 0, pts: .zero, time: .zero, dropped: false), at: 0.04, screen: "right")
+        metrics.observe(.frame(item: 0, pts: .zero, time: .zero, dropped: true), at: 0.08, screen: "right")
+        metrics.observe(.playbackStalled, at: 1, screen: "right")
+        metrics.observe(.frame(item: 0, pts: .zero, time: .zero, dropped: false), at: 0, screen: "nowhere")
+        let page = metrics.exposition(ScrapeReading(uptimeSeconds: 2, displayIsOn: false,
+                                                    screens: ["right": ScrapeReading.Screen(displayIsOn: true, isStalled: true)]))
+        #expect(value(#"marquee_frames_presented_total{screen="left"}"#, in: page) == 1)
+        #expect(value(#"marquee_frames_presented_total{screen="right"}"#, in: page) == 2)
+        #expect(value(#"marquee_frames_dropped_total{screen="left"}"#, in: page) == 0)
+        #expect(value(#"marquee_frames_dropped_total{screen="right"}"#, in: page) == 1)
+        #expect(value(#"marquee_stalls_total{screen="left"}"#, in: page) == 0)
+        #expect(value(#"marquee_stalls_total{screen="right"}"#, in: page) == 1)
+        // The main (first) screen takes the reading's own states, another its entry.
+        #expect(value(#"marquee_display_on{screen="left"}"#, in: page) == 0)
+        #expect(value(#"marquee_display_on{screen="right"}"#, in: page) == 1)
+        #expect(value(#"marquee_stalled{screen="left"}"#, in: page) == 0)
+        #expect(value(#"marquee_stalled{screen="right"}"#, in: page) == 1)
+        // An event of a screen with no series is not counted anywhere.
+        #expect(!page.contains("nowhere"))
     }
 
     @Test func everySeriesHasHelpAndAType() {
