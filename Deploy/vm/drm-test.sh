@@ -51,19 +51,12 @@
 #   VM_TIMEOUT=s          hard limit per guest (default 330)
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-cache=${MARQUEE_VM_CACHE:-$repo/.build-vm-image}
-export MARQUEE_VM_CACHE=$cache
+suite=drm-test
+# shellcheck source=Deploy/vm/suite-lib.sh
+source "$(dirname "$0")/suite-lib.sh"
 gpus=("$@"); [ ${#gpus[@]} -gt 0 ] || gpus=(std virtio)
-t_begin=$(date +%s.%N)
 
-die() { echo "drm-test: error: $*" >&2; exit 2; }
-elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
-
-for tool in qemu-system-x86_64 ffmpeg python3 timeout tesseract; do
-  command -v "$tool" >/dev/null || die "'$tool' not found; run Deploy/vm/install-deps.sh"
-done
+need_tools qemu-system-x86_64 ffmpeg python3 timeout tesseract
 
 marquee=$("$here/marquee-binary.sh") || die "no marquee binary"
 "$here/build-initramfs.sh" >/dev/null || die "guest image build failed"

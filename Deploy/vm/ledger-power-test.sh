@@ -27,21 +27,15 @@
 #   VM_TIMEOUT=s          hard limit for each boot (default 90)
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-cache=${MARQUEE_VM_CACHE:-$repo/.build-vm-image}
-export MARQUEE_VM_CACHE=$cache
-t_begin=$(date +%s.%N)
+suite=ledger-power-test
+# shellcheck source=Deploy/vm/suite-lib.sh
+source "$(dirname "$0")/suite-lib.sh"
 
-die() { echo "ledger-power-test: error: $*" >&2; exit 2; }
 fail() { echo "FAIL ledger $1: $2"; failures=$((failures + 1)); }
 pass() { echo "PASS ledger $1${2:+ ($2)}"; }
-elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 failures=0
 
-for tool in qemu-system-x86_64 ffmpeg python3 timeout mkfs.ext4; do
-  command -v "$tool" >/dev/null || die "'$tool' not found; run Deploy/vm/install-deps.sh"
-done
+need_tools qemu-system-x86_64 ffmpeg python3 timeout mkfs.ext4
 
 marquee=$("$here/marquee-binary.sh") || die "no marquee binary"
 "$here/build-initramfs.sh" >/dev/null || die "guest image build failed"

@@ -17,18 +17,11 @@
 #   VM_TIMEOUT=s          hard limit for the guest (default 200)
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-cache=${MARQUEE_VM_CACHE:-$repo/.build-vm-image}
-export MARQUEE_VM_CACHE=$cache
-t_begin=$(date +%s.%N)
+suite=lockdown-test
+# shellcheck source=Deploy/vm/suite-lib.sh
+source "$(dirname "$0")/suite-lib.sh"
 
-die() { echo "lockdown-test: error: $*" >&2; exit 2; }
-elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
-
-for tool in qemu-system-x86_64 ffmpeg python3 timeout; do
-  command -v "$tool" >/dev/null || die "'$tool' not found; run Deploy/vm/install-deps.sh"
-done
+need_tools qemu-system-x86_64 ffmpeg python3 timeout
 marquee=$("$here/marquee-binary.sh") || die "no marquee binary"
 "$here/build-initramfs.sh" >/dev/null || die "guest image build failed"
 

@@ -13,18 +13,13 @@
 #   VM_TIMEOUT=s          hard limit for the guest (default 150)
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-cache=${MARQUEE_VM_CACHE:-$repo/.build-vm-image}
-export MARQUEE_VM_CACHE=$cache
-t_begin=$(date +%s.%N)
+suite=smoke-test
+# shellcheck source=Deploy/vm/suite-lib.sh
+source "$(dirname "$0")/suite-lib.sh"
 
 fail() { echo "smoke-test: FAIL: $*" >&2; exit 1; }
-elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
-for tool in qemu-system-x86_64 ffmpeg python3 timeout; do
-  command -v "$tool" >/dev/null || fail "'$tool' not found; run Deploy/vm/install-deps.sh"
-done
+need_tools qemu-system-x86_64 ffmpeg python3 timeout
 
 # 1. marquee
 t=$(date +%s.%N)
