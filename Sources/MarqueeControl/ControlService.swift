@@ -12,6 +12,9 @@ import MarqueeCore
 /// queue of their own. None of them ever waits for a client.
 public final class ControlService: @unchecked Sendable {
     private let player: any ControlledPlayer
+    /// Every screen a request may name (`screenshot`'s `screen`), the main one too; a mirror is
+    /// its source's player.
+    private let screens: [ScreenshotPublishing.Screen]
     private let host: ControlHost
     private let log: @Sendable (String) -> Void
     private let work = DispatchQueue(label: "marquee.control.work")
@@ -31,8 +34,10 @@ public final class ControlService: @unchecked Sendable {
         var transport: ControlTransport?
     }
 
-    public init(player: any ControlledPlayer, host: ControlHost, log: @escaping @Sendable (String) -> Void) {
+    public init(player: any ControlledPlayer, host: ControlHost, screens: [ScreenshotPublishing.Screen] = [],
+                log: @escaping @Sendable (String) -> Void) {
         self.player = player
+        self.screens = screens
         self.host = host
         self.log = log
     }
@@ -142,14 +147,26 @@ public final class ControlService: @unchecked Sendable {
             reply(to: peer.id, id: id, removed ? .success([:]) : .failure("no observer \(observer) on this connection"))
         case .load(let load):
             work.async { [self] in self.load(load, from: source, peer: peer.id, id: id) }
-        case .screenshot(let path, let width, let format):
+        case .screenshot(let path, let width, let format, let screen):
+            let shown: any ControlledPlayer
+            if let screen {
+                guard let named = screens.first(where: { $0.name == screen }) else {
+                    let names = screens.compactMap(\.name)
+                    let known = names.isEmpty ? "one display: leave screen out" : "screens: " + names.joined(separator: ", ")
+                    reply(to: peer.id, id: id, .failure("no screen '\(screen)' (\(known))"))
+                    return
+                }
+                shown = named.player
+            } else {
+                shown = player
+            }
             // Through a broker a whole 4K screen would be tens of MB of base64: a picture returned
             // over MQTT is scaled to the widest a request may ask for unless it asks for less.
             let overBroker = if case .mqtt = source { path == nil } else { false }
             let wanted = ScreenshotReply(path: path, width: width ?? (overBroker ? ControlVocabulary.maximumScreenshotWidth : nil),
                                          format: format ?? .png)
             // The present thread copies the picture between frames; the file is made here, not there.
-            player.screenshot { [weak self] canvas in
+            shown.screenshot { [weak self] canvas in
                 guard let self else { return }
                 work.async { self.deliverScreenshot(canvas, wanted, from: source, peer: peer.id, id: id) }
             }

@@ -19,8 +19,8 @@ package final class ControlEndpoint: @unchecked Sendable {
         self.server = server
     }
 
-    package static func make(_ configuration: ControlConfiguration, player: QueuePlayer, host: ControlHost,
-                             loop: ControlPlaneLoop, logger: Logger) -> ControlEndpoint? {
+    package static func make(_ configuration: ControlConfiguration, player: QueuePlayer, screens: [ScreenshotPublishing.Screen] = [],
+                             host: ControlHost, loop: ControlPlaneLoop, logger: Logger) -> ControlEndpoint? {
         let path: String
         switch configuration.socket {
         case .none:
@@ -34,7 +34,7 @@ package final class ControlEndpoint: @unchecked Sendable {
             }
             path = found
         }
-        let service = ControlService(player: player, host: host, log: { [logger] in logger.info("\($0)") })
+        let service = ControlService(player: player, host: host, screens: screens, log: { [logger] in logger.info("\($0)") })
         do {
             let server = try ControlSocketServer(
                 path: path,

@@ -30,7 +30,7 @@ package final class MQTTEndpoint: @unchecked Sendable {
     /// picture `mqtt.screenshots` publishes, by name with `displays:` (the main one among them).
     /// `ledger`: where `mqtt.proofOfPlay` takes its records from.
     package static func make(_ configuration: MQTTConfiguration?, player: QueuePlayer, screens: [ScreenshotPublishing.Screen],
-                     host: ControlHost, backends: Backends, service existing: ControlService?, ledger: PlayLedgerSink?,
+                     addressable: [ScreenshotPublishing.Screen] = [], host: ControlHost, backends: Backends, service existing: ControlService?, ledger: PlayLedgerSink?,
                      logger: Logger) -> MQTTEndpoint? {
         guard let configuration else { return nil }
         var settings = MQTTNodeSettings(topic: configuration.topic)
@@ -56,7 +56,7 @@ package final class MQTTEndpoint: @unchecked Sendable {
                 return nil
             }
         }
-        let service = existing ?? ControlService(player: player, host: host, log: { [logger] in logger.info("\($0)") })
+        let service = existing ?? ControlService(player: player, host: host, screens: addressable, log: { [logger] in logger.info("\($0)") })
         do {
             let connection = try backends.broker(request)
             if let sending = configuration.proofOfPlay {

@@ -130,7 +130,7 @@ package final class PlaybackSession {
         let assembly = PlayerAssembly(plan: plan, backends: backends, clock: clock)
         var settings = assembly.settings(plan.settings, for: video, audio: audio, waitsForContent: fleet != nil, logger: logger)
         digests = backends.digests()
-        let positions = PositionKeeper.make(plan: plan, config: Self.configInForce(plan, digest: backends.digests()),
+        let positions = PositionKeeper.make(plan: plan, config: Self.configInForce(plan, digest: digests),
                                             screen: plan.mainScreen?.name ?? "main", logger: logger)
         self.positions = positions
         let schedule = fleet == nil ? plan.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) } : nil
@@ -236,18 +236,22 @@ package final class PlaybackSession {
                 }) ?? []
             })
         }
-        control = ControlEndpoint.make(plan.control, player: player, host: host, loop: events, logger: logger)
-        // With `displays:` every screen playing a playlist is published by its name, the main one
-        // too, so a dashboard reads `TOPIC/screenshot/+` alike for all; mirrors show their source's.
+        // Every screen playing a playlist (the main one too), and what a request may name: those and
+        // each mirror, whose picture is its source's.
         let shownScreens = [ScreenshotPublishing.Screen(name: plan.mainScreen?.name, player: player)]
             + (otherScreens?.players ?? []).map { ScreenshotPublishing.Screen(name: $0.name, player: $0.player) }
-        mqtt = MQTTEndpoint.make(plan.mqtt, player: player, screens: shownScreens, host: host, backends: backends,
+        let mirrors = plan.screens.compactMap { screen in
+            screen.mirrored.flatMap { source in shownScreens.first { $0.name == source } }.map { ScreenshotPublishing.Screen(name: screen.name, player: $0.player) }
+        }
+        control = ControlEndpoint.make(plan.control, player: player, screens: shownScreens + mirrors, host: host, loop: events, logger: logger)
+        // With `displays:` every screen playing a playlist is published by its name, the main one
+        // too, so a dashboard reads `TOPIC/screenshot/+` alike for all; mirrors show their source's.
+        mqtt = MQTTEndpoint.make(plan.mqtt, player: player, screens: shownScreens, addressable: shownScreens + mirrors, host: host, backends: backends,
                                  service: control?.service, ledger: ledger, logger: logger)
         observer.attachStatus(player)
         if let positions {
-            // The status has folded every event before the quit's: its position is the frame on screen then.
-            observer.attach { [weak player] event, _ in
-                if case .command(.quit, _) = event, let player { positions.saveNow(player.status()) }
+            observer.attach { event, _ in
+                if case .command(.quit, _) = event { positions.quitWasAsked() }
             }
         }
         if let service = control?.service ?? mqtt?.service { observer.attach(service) }
@@ -346,7 +350,8 @@ package final class PlaybackSession {
         delivery.finish(waitingAtMost: Self.eventsGrace)
         // After the last events: the item cut by the quit is in the ledger, synced.
         ledger?.finish()
-        positions?.stop()
+        // After the last events too: the status has folded them all.
+        positions?.finish(with: player.status())
         control?.stop()
         mqtt?.stop()
         metrics?.stop()

@@ -26,6 +26,8 @@ package final class PositionKeeper: @unchecked Sendable {
     private let logger: Logger
     private let lock = NSLock()
     private var lastSaved: SavedPosition?
+    /// A quit ended the run (a signal, `quit`): the frame on screen at the end is what is kept.
+    private var quitAsked = false
 
     package static let interval = 2.0
     package static let fileName = "position.json"
@@ -107,14 +109,18 @@ package final class PositionKeeper: @unchecked Sendable {
         lock.withLock { self.timer = timer }
     }
 
-    /// Saves `status` now, waiting for it (the quit's last position).
-    package func saveNow(_ status: PlayerStatusSnapshot) {
-        queue.sync { save(status) }
+    /// The quit was asked: `finish` keeps the frame on screen at the end.
+    package func quitWasAsked() {
+        lock.withLock { quitAsked = true }
     }
 
-    package func stop() {
+    /// Stops the saves; after a quit, saves the frame on screen last. `status` is read once every
+    /// event has been folded into it: a frame that went up while the quit was handled is the last
+    /// one shown, and the one a restart shows first.
+    package func finish(with status: @autoclosure () -> PlayerStatusSnapshot) {
         lock.withLock { timer }?.cancel()
         queue.sync {}
+        if lock.withLock({ quitAsked }) { save(status()) }
     }
 
     /// Saves what `status` says is on screen, with the daypart whose queue it is in; nothing while

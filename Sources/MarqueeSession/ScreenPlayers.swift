@@ -63,8 +63,7 @@ package final class ScreenPlayers: @unchecked Sendable {
                 journal.log(event)
                 recorder?.observe(event, at: at)
                 tap.observe(screen.name, event, at)
-                // The status has folded every event before the quit's: its position is the frame on screen then.
-                if case .command(.quit, _) = event, let player = folder.player { positions?.saveNow(player.status()) }
+                if case .command(.quit, _) = event { positions?.quitWasAsked() }
             }, reportLoss: { [screenLogger] count in screenLogger.warning("events: \(count) events were not written") })
             let audio: AudioDevice
             if let device = screen.audioDevice, audioChoice != .null {
@@ -121,7 +120,8 @@ package final class ScreenPlayers: @unchecked Sendable {
             Console.shared.log("warning: screen \(screen.name): the player did not stop within \(grace) s of the quit; exiting anyway")
         }
         running.forEach { $0.delivery.finish(waitingAtMost: eventsGrace) }
-        running.forEach { $0.positions?.stop() }
+        // After each screen's last events: its status has folded them all.
+        running.forEach { screen in screen.positions?.finish(with: screen.player.status()) }
     }
 
     /// Each screen's name and player: whose pictures `mqtt.screenshots` publishes.

@@ -83,8 +83,8 @@ struct CtlCommand: ParsableCommand {
             let events = Array(words.dropFirst())
             return Self.line(events.isEmpty ? ["command": "subscribe"] : ["command": "subscribe", "events": events])
         case "screenshot":
-            guard words.count == 1, output != nil else { throw ControlCommandLine.Usage(description: "usage: marquee ctl screenshot -o FILE.png") }
-            return Self.line(["command": "screenshot"])
+            guard words.count <= 2, output != nil else { throw ControlCommandLine.Usage(description: "usage: marquee ctl screenshot [SCREEN] -o FILE.png") }
+            return Self.line(words.count == 2 ? ["command": "screenshot", "screen": words[1]] : ["command": "screenshot"])
         default:
             var request = try ControlCommandLine.request(words, workingDirectory: FileManager.default.currentDirectoryPath, append: append, wait: wait)
             if let item {

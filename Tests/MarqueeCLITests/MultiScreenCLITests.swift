@@ -113,6 +113,34 @@ import Testing
         #expect(second.standardError().contains("screen right: resume: item \(right.index + 1)/2 at"), "\(second.standardError())")
     }
 
+    /// `screenshot` takes a `screen`: each screen of `displays:` by its name, a mirror as its
+    /// source's picture, the main one without it; an unknown name is refused, naming the screens.
+    @Test func aScreenshotNamesItsScreen() throws {
+        let folder = try Self.workspace.get()
+        let name = "shots-\(UUID().uuidString).yaml"
+        defer { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        try Data("""
+            displays:
+              - {name: left, connector: HDMI-A-1, mode: 320x180, playlist: {items: [left.mp4]}}
+              - {name: right, connector: HDMI-A-2, mode: 200x200, playlist: {items: [right.mp4]}}
+              - {name: copy, connector: DP-1, mode: 64x64, mirror: right}
+            """.utf8).write(to: folder.appendingPathComponent(name))
+        let player = try ControlledPlayer(arguments: ["play", name, "--output", "headless", "--audio", "null", "--input", "none"], in: folder)
+        #expect(player.run.waitForEvents(seconds: 30) { _ in
+            player.run.events().contains { $0["event"] as? String == "frame" } && player.run.events(ofScreen: "right").contains { $0["event"] as? String == "frame" }
+        })
+        func size(_ request: [String: Any]) throws -> String {
+            let reply = try player.request(request)
+            return reply["ok"] as? Bool == true ? "\(reply["width"] as? Int ?? 0)x\(reply["height"] as? Int ?? 0)" : "refused: \(reply["error"] as? String ?? "")"
+        }
+        #expect(try size(["command": "screenshot"]) == "320x180")
+        #expect(try size(["command": "screenshot", "screen": "left"]) == "320x180")
+        #expect(try size(["command": "screenshot", "screen": "right"]) == "200x200")
+        #expect(try size(["command": "screenshot", "screen": "copy"]) == "200x200")
+        #expect(try size(["command": "screenshot", "screen": "nowhere"]) == "refused: no screen 'nowhere' (screens: left, right, copy)")
+        #expect(player.run.terminate() == 0)
+    }
+
     @Test func twoScreensPlayTheirOwnPlaylistsAtOnceGapless() throws {
         let folder = try Self.workspace.get()
         let run = try PlayerRun(arguments: ["play", "screens.yaml", "--output", "headless", "--clock", "fast", "--exit-when-idle",

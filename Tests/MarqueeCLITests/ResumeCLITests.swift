@@ -27,19 +27,35 @@ import Testing
                       in: folder, environment: ["STATE_DIRECTORY": state.path])
     }
 
+    /// A state folder and a config file of the test's own in the shared media workspace.
+    struct Scratch {
+        let folder: URL
+        let state: URL
+        let name: String
+        var config: URL { folder.appendingPathComponent(name) }
+
+        init(_ yaml: String, prefix: String) throws {
+            folder = try PlayCommandTests.workspace.get()
+            state = folder.appendingPathComponent("resume-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            name = "\(prefix)-\(UUID().uuidString).yaml"
+            try Data(yaml.utf8).write(to: folder.appendingPathComponent(name))
+        }
+
+        func remove() {
+            try? FileManager.default.removeItem(at: state)
+            try? FileManager.default.removeItem(at: config)
+        }
+    }
+
     private func framesShown(_ run: PlayerRun, atLeast count: Int) -> Bool {
         run.waitForEvents(seconds: 30) { events in events.filter { $0["event"] as? String == "frame" && ($0["item"] as? Int) == 1 }.count >= count }
     }
 
     @Test func aQuitAndAKillBothResumeAtTheSavedFrameAndANewConfigStartsOver() throws {
-        let folder = try PlayCommandTests.workspace.get()
-        let state = folder.appendingPathComponent("resume-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: state) }
-        let name = "resume-\(UUID().uuidString).yaml"
-        let config = folder.appendingPathComponent(name)
-        defer { try? FileManager.default.removeItem(at: config) }
-        try Data("playlist:\n  items: [b.webm, a.mp4]\n".utf8).write(to: config)
+        let scratch = try Scratch("playlist:\n  items: [b.webm, a.mp4]\n", prefix: "resume")
+        defer { scratch.remove() }
+        let (folder, state, name, config) = (scratch.folder, scratch.state, scratch.name, scratch.config)
 
         // SIGTERM half a second into the second item: the position is the frame on screen at the quit.
         let first = try play(name, state: state, in: folder)
@@ -90,14 +106,9 @@ import Testing
     }
 
     @Test func resumeFalseStartsFromTheTop() throws {
-        let folder = try PlayCommandTests.workspace.get()
-        let state = folder.appendingPathComponent("resume-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: state) }
-        let name = "resume-off-\(UUID().uuidString).yaml"
-        let config = folder.appendingPathComponent(name)
-        defer { try? FileManager.default.removeItem(at: config) }
-        try Data("resume: false\nplaylist:\n  items: [b.webm, a.mp4]\n".utf8).write(to: config)
+        let scratch = try Scratch("resume: false\nplaylist:\n  items: [b.webm, a.mp4]\n", prefix: "resume-off")
+        defer { scratch.remove() }
+        let (folder, state, name) = (scratch.folder, scratch.state, scratch.name)
         let first = try play(name, state: state, in: folder)
         #expect(framesShown(first, atLeast: 5))
         #expect(first.terminate() == 0)
@@ -108,15 +119,8 @@ import Testing
     /// the saved item of that daypart's playlist; a position saved in another daypart starts the
     /// daypart on now from its top, said once.
     @Test func aTimetableResumesInTheDaypartItWasSavedIn() throws {
-        let folder = try PlayCommandTests.workspace.get()
-        let state = folder.appendingPathComponent("resume-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: state) }
-        let name = "resume-timetable-\(UUID().uuidString).yaml"
-        let config = folder.appendingPathComponent(name)
-        defer { try? FileManager.default.removeItem(at: config) }
         // One daypart all day and every day, so the test never meets a boundary.
-        try Data("""
+        let scratch = try Scratch("""
             schedule:
               timezone: UTC
             playlists:
@@ -124,7 +128,9 @@ import Testing
                 schedule: {from: "00:00", to: "24:00"}
                 items: [b.webm, a.mp4]
 
-            """.utf8).write(to: config)
+            """, prefix: "resume-timetable")
+        defer { scratch.remove() }
+        let (folder, state, name) = (scratch.folder, scratch.state, scratch.name)
 
         let first = try play(name, state: state, in: folder)
         #expect(framesShown(first, atLeast: 12))

@@ -17,7 +17,7 @@ public enum ControlCommand: Sendable, Equatable {
     /// A picture of the screen: a PNG written to `path` on the player's machine, or returned as
     /// base64; `width` scales it down to at most that many pixels across, `format` (returned
     /// ones only) says PNG or JPEG.
-    case screenshot(path: String?, width: Int? = nil, format: ImageFileFormat? = nil)
+    case screenshot(path: String?, width: Int? = nil, format: ImageFileFormat? = nil, screen: String? = nil)
 }
 
 /// The `load` command: a config file, or a playlist given in the request, replacing the playlist
