@@ -40,7 +40,7 @@ import Testing
         let response = try get("http://127.0.0.1:\(server.port)/metrics").get()
         #expect(response.head.status == 200)
         let page = String(decoding: response.body, as: UTF8.self)
-        #expect(page.contains("\nmarquee_frames_presented_total 1\n") || page.hasPrefix("marquee_frames_presented_total 1\n"), "\(page)")
+        #expect(page.contains(#"marquee_frames_presented_total{screen="main"} 1"# + "\n"), "\(page)")
         #expect(page.contains(#"marquee_build_info{version="1.2.3"} 1"#), "\(page)")
         _ = try get("http://127.0.0.1:\(server.port)/metrics").get()
         #expect(scrapes.load(ordering: .relaxed) == 2)
