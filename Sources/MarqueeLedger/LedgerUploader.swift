@@ -32,7 +32,8 @@ public final class LedgerUploader: @unchecked Sendable {
     private let settings: Settings
     private let transport: any LedgerTransport
     private let notice: @Sendable (LedgerNotice) -> Void
-    private let condition = NSCondition()
+    /// Its waits run on the monotonic clock: a wall clock set back would stretch a back-off.
+    private let condition = MonotonicCondition()
     private var stopping = false
     /// A round is asked for now (`nudge`): kept until the loop sees it, so a nudge that comes
     /// while a round runs is not lost.
@@ -93,7 +94,7 @@ public final class LedgerUploader: @unchecked Sendable {
         while !condition.withLock({ stopping }) {
             condition.withLock { nudged = false }
             let wait = sendPending() ? settings.interval : backOff()
-            let until = Date().addingTimeInterval(wait)
+            let until = ContinuousClock.now + .seconds(wait)
             condition.withLock {
                 while !stopping && !nudged && condition.wait(until: until) {}
             }

@@ -12,7 +12,9 @@ public final class MQTTLedgerTransport: LedgerTransport, @unchecked Sendable {
     private let connection: any BrokerConnection
     private let topic: String
     private let timeout: Double
-    private let condition = NSCondition()
+    /// Its waits run on the monotonic clock: a wall clock stepped during a wait neither ends it
+    /// early nor stretches it.
+    private let condition = MonotonicCondition()
     /// While a batch waits: the ids the broker acknowledged meanwhile (collected from before the
     /// send, since a PUBACK may overtake the return of `send`); nil between batches.
     private var acknowledged: Set<Int32>?
@@ -44,15 +46,15 @@ public final class MQTTLedgerTransport: LedgerTransport, @unchecked Sendable {
         condition.withLock { acknowledged = [] }
         defer { condition.withLock { acknowledged = nil } }
         guard let id = connection.send(topic, body, retain: false, qos: 1) else { throw .unavailable }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .seconds(timeout)
         let outcome: LedgerDeliveryError? = condition.withLock {
             while acknowledged?.contains(id) != true {
-                guard Date() < deadline else {
+                guard ContinuousClock.now < deadline else {
                     return .failed("the broker did not acknowledge a batch within \(Self.plain(timeout)) s")
                 }
                 // The connection died with the batch unacknowledged: it is sent again once it is back.
                 guard connection.isConnected else { return .unavailable }
-                _ = condition.wait(until: min(deadline, Date().addingTimeInterval(Self.connectionCheck)))
+                condition.wait(until: min(deadline, ContinuousClock.now + .seconds(Self.connectionCheck)))
             }
             return nil
         }
