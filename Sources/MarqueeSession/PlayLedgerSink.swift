@@ -110,8 +110,7 @@ extension PlayLedgerSink {
     /// A recorder for one screen's events.
     package func recorder(plan: PlaybackPlan, screen: String, clock: PlaybackClock, wallClock: @escaping @Sendable () -> Date,
                           digest: any FileDigesting) -> PlayLedger {
-        let configPath = plan.remote != nil ? (plan.cache.resolvedDirectory() as NSString).appendingPathComponent("config/remote.yaml") : plan.configPath
-        let fingerprint = ConfigFingerprint(path: configPath, digest: digest)
+        let fingerprint = ConfigFingerprint(path: plan.configFileInForce, digest: digest)
         return PlayLedger(sink: self, device: plan.device.resolvedID(), screen: screen, wallClock: wallClock,
                           clockNow: { clock.now().seconds }, configDigest: { fingerprint.current() })
     }

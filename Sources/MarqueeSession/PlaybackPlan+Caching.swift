@@ -4,6 +4,13 @@ import MarqueeCore
 import MarqueePlayer
 
 extension PlaybackPlan {
+    /// The file of the config in force: with `source:` the fetched one kept in the cache, else the
+    /// config file (nil for media given on the command line). What the ledger's records and the
+    /// saved position name by its digest.
+    package var configFileInForce: String? {
+        remote != nil ? (cache.resolvedDirectory() as NSString).appendingPathComponent("config/remote.yaml") : configPath
+    }
+
     /// The plan with each cached item read from its verified copy, and the items whose download
     /// failed for good left out (of every daypart, with their windows). Items not cached (local
     /// files, streams) are as they were.

@@ -309,7 +309,7 @@ package final class PlaybackSession {
     /// fetched one kept in the cache with `source:`, else the config file), or of the media list
     /// given on the command line.
     static func configInForce(_ plan: PlaybackPlan, digest: any FileDigesting) -> @Sendable () -> String {
-        let path = plan.remote != nil ? (plan.cache.resolvedDirectory() as NSString).appendingPathComponent("config/remote.yaml") : plan.configPath
+        let path = plan.configFileInForce
         let fingerprint = ConfigFingerprint(path: path, digest: digest)
         let media = "sha256:" + digest.sha256(of: Array(plan.items.map(\.url).joined(separator: "\n").utf8))
         return { path == nil ? media : fingerprint.current() ?? "none" }
