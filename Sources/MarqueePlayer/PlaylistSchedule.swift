@@ -17,13 +17,6 @@ public final class PlaylistSchedule: Sendable {
         self.wallClock = wallClock
     }
 
-    /// What plays now: the daypart's name and its queue, as a player started now begins (a restart
-    /// asks it to find where it resumes).
-    public func queueNow(base: PlayerSettings) -> (daypart: String?, items: [QueueItem]) {
-        let now = agendaNow().changes[0].state
-        return (playlists.name(of: now), playlists.queue(for: now, base: base).items)
-    }
-
     /// The agenda from now, on the caller's thread: before playback starts.
     func agendaNow() -> ScheduleAgenda {
         ScheduleAgenda.compute(playlists.timetable, from: wallClock())

@@ -134,10 +134,13 @@ package final class PlaybackSession {
                                             screen: plan.mainScreen?.name ?? "main", logger: logger)
         self.positions = positions
         let schedule = fleet == nil ? plan.schedule.map { PlaylistSchedule(playlists: $0, wallClock: wallClock) } : nil
-        // With a timetable the player begins with the daypart on now, and resumes only in it.
-        let startingQueue = schedule?.queueNow(base: settings) ?? (daypart: nil, items: plan.items)
         // Content that comes later (the fleet's) is entered where it was when it arrives (startFleet).
-        if fleet == nil { settings.resumeAt = positions?.resumePoint(for: startingQueue.items, daypart: startingQueue.daypart) }
+        if fleet == nil, let positions {
+            // With a timetable the player begins with the daypart on now, and resumes only in it:
+            // the queue a reload would hand over, worked out by the same rule.
+            let starting = plan.replacement(immediately: false, wallClock: wallClock)
+            settings.resumeAt = positions.resumePoint(for: starting.items, daypart: starting.daypart)
+        }
         // Media given as arguments have no config to read again.
         let reload: (@Sendable (CommandSource) -> Void)? = plan.configPath != nil || fleet != nil
             ? { @Sendable source in intake.reload(from: source) } : nil
