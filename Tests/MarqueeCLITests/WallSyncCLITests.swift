@@ -46,7 +46,7 @@ import Testing
         #expect(comparison.mismatches.isEmpty, "\(comparison.mismatches.prefix(5))")
         #expect(comparison.offsets.count > 100)
         // Within half a frame slot on a loaded test machine; the figure is printed (goal ≤ 1 ms).
-        #expect(comparison.worstOffsetMilliseconds < 20, "worst \(comparison.worstOffsetMilliseconds) ms")
+        #expect(comparison.worstOffsetMilliseconds < WallComparison.tolerance * 1000, "worst \(comparison.worstOffsetMilliseconds) ms")
         print("frame lock, two players 3.7 s apart: \(comparison.offsets.count) frames shown by both, worst offset "
               + String(format: "%.2f ms, median %.3f ms", comparison.worstOffsetMilliseconds, comparison.medianOffsetMilliseconds))
     }
@@ -78,6 +78,7 @@ import Testing
         #expect(to - rejoined.wall > 2)
         #expect(comparison.samples > 350)
         #expect(comparison.mismatches.isEmpty, "\(comparison.mismatches.prefix(5))")
+        #expect(comparison.worstOffsetMilliseconds < WallComparison.tolerance * 1000, "worst \(comparison.worstOffsetMilliseconds) ms")
         print("frame lock after SIGSTOP: rejoined (\(rejoin["reason"] ?? "?")) \(String(format: "%.2f", longestGap)) s after the last frame before the stop; "
               + String(format: "worst offset since %.2f ms", comparison.worstOffsetMilliseconds))
     }
