@@ -6,6 +6,9 @@ public struct ControlRequest: Sendable, Equatable {
     /// Echoed in the reply so a client can match replies to requests; any JSON number or string.
     public var id: ControlRequestID?
     public var command: ControlCommand
+    /// The screen of `displays:` the request is for, by its name (a mirror: its source); nil: the
+    /// main one. Only commands about what one screen plays take it (`ControlCommand.screenRefusal`).
+    public var screen: String? = nil
 }
 
 /// A request's `id`, as the client wrote it.

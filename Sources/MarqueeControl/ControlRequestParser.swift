@@ -29,7 +29,10 @@ public enum ControlRequestParser {
             return .failure(ControlRequestError(id: nil, message: error.message))
         }
         do {
-            return .success(ControlRequest(id: id, command: try command(from: RequestFields(object: object))))
+            let screen = try requestScreen(object["screen"])
+            let command = try command(from: RequestFields(object: object))
+            if screen != nil, let refusal = command.screenRefusal { throw FieldError(refusal) }
+            return .success(ControlRequest(id: id, command: command, screen: screen))
         } catch let error as FieldError {
             return .failure(ControlRequestError(id: id, message: error.message))
         } catch let error as ControlArgumentError {
@@ -50,13 +53,22 @@ public enum ControlRequestParser {
         throw FieldError("'id' must be a number or a string")
     }
 
+    /// `screen`, which any request may carry (whether its command takes one is asked after).
+    private static func requestScreen(_ value: Any?) throws(FieldError) -> String? {
+        guard let value, !(value is NSNull) else { return nil }
+        guard let name = value as? String, !name.isEmpty else {
+            throw FieldError("'screen' must be the name of a screen of displays:; leave it out for the main screen")
+        }
+        return name
+    }
+
     private static func command(from fields: RequestFields) throws -> ControlCommand {
         guard let name = fields.object["command"] else { throw FieldError("no 'command': e.g. {\"command\":\"status\"}") }
         guard let name = name as? String else { throw FieldError("'command' must be a string, e.g. \"next\"") }
         guard let spec = ControlVocabulary.spec(named: name) else {
             throw FieldError("unknown command '\(name)'; commands: \(ControlVocabulary.names.joined(separator: ", "))")
         }
-        try fields.allowOnly(Set(spec.fields.map(\.name)), for: name)
+        try fields.allowOnly(Set(spec.fields.map(\.name)), for: name, besides: ["screen"])
         var values: [String: ControlValue] = [:]
         for field in spec.fields {
             if let value = try fields.value(of: field, for: name) { values[field.name] = value }

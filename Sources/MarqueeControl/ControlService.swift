@@ -12,8 +12,8 @@ import MarqueeCore
 /// queue of their own. None of them ever waits for a client.
 public final class ControlService: @unchecked Sendable {
     private let player: any ControlledPlayer
-    /// Every screen a request may name (`screenshot`'s `screen`), the main one too; a mirror is
-    /// its source's player.
+    /// Every screen a request may name (its `screen`), the main one too; a mirror is its source's
+    /// player.
     private let screens: [ScreenshotPublishing.Screen]
     private let host: ControlHost
     private let log: @Sendable (String) -> Void
@@ -28,8 +28,13 @@ public final class ControlService: @unchecked Sendable {
     private struct ClientState {
         /// nil: not subscribed; otherwise the event names wanted, nil inside meaning all but frames.
         var subscription: Set<String>??
+        /// Whose events the subscription follows: the name of a screen of `displays:` playing a
+        /// playlist, nil for the main one.
+        var subscribedScreen: String?
         var periodic: [Int: PeriodicTimeObserver] = [:]
         var boundaries: [Int: BoundaryTimeObserver] = [:]
+        /// The screen each observer follows, as `subscribedScreen`; absent: the main one.
+        var observedScreens: [Int: String] = [:]
         /// Another transport (MQTT) that owns this peer; nil: the attached one (the socket).
         var transport: ControlTransport?
     }
@@ -57,13 +62,32 @@ public final class ControlService: @unchecked Sendable {
 
     /// The `status` reply's fields without `ok` and `id`, as one JSON line (MQTT's retained status).
     public func statusLine() -> String {
-        StatusCoding.line(status())
+        StatusCoding.line(status(of: player))
     }
 
-    private func status() -> StatusDocument {
+    private func status(of player: any ControlledPlayer) -> StatusDocument {
         var document = player.statusDocument()
         document.adopt(host.deviceStatus())
         return document
+    }
+
+    /// The player of the screen named (a mirror's is its source's), the main one for nil; nil when
+    /// no screen has that name.
+    private func player(onScreen name: String?) -> (any ControlledPlayer)? {
+        guard let name else { return player }
+        return screens.first { $0.name == name }?.player
+    }
+
+    /// The name under which `observe(_:at:screen:)` hears this player's events: nil for the main
+    /// player, else the first screen playing it (a mirror comes after its source).
+    private func eventSource(of named: any ControlledPlayer) -> String? {
+        named === player ? nil : screens.first { $0.player === named }?.name
+    }
+
+    private func unknownScreen(_ name: String) -> String {
+        let names = screens.compactMap(\.name)
+        let known = names.isEmpty ? "one display: leave screen out" : "screens: " + names.joined(separator: ", ")
+        return "no screen '\(name)' (\(known))"
     }
 
     public func disconnected(_ peer: ControlPeer) {
@@ -97,6 +121,11 @@ public final class ControlService: @unchecked Sendable {
             reply(to: peer.id, id: id, .failure("\(request.command.name) needs the \(needed.rawValue) role; this client has \(peer.role.rawValue)\(grant)"))
             return
         }
+        // The screen the request names; a request without one is the main screen's.
+        guard let player = self.player(onScreen: request.screen) else {
+            reply(to: peer.id, id: id, .failure(unknownScreen(request.screen ?? "")))
+            return
+        }
         switch request.command {
         case .action(let action):
             if case .playItem(let index) = action {
@@ -126,47 +155,48 @@ public final class ControlService: @unchecked Sendable {
                 self?.reply(to: peer.id, id: id, .success(["finished": finished]))
             }
         case .status:
-            reply(to: peer.id, id: id, .success(StatusCoding.fields(status())))
+            reply(to: peer.id, id: id, .success(StatusCoding.fields(status(of: player))))
         case .subscribe(let events):
-            lock.withLock { clients[peer.id]?.subscription = .some(events.map(Set.init)) }
+            let screen = eventSource(of: player)
+            lock.withLock {
+                clients[peer.id]?.subscription = .some(events.map(Set.init))
+                clients[peer.id]?.subscribedScreen = screen
+            }
             reply(to: peer.id, id: id, .success(["events": (events ?? PlayerEvent.allNames.subtracting(["frame"]).sorted())]))
         case .unsubscribe:
             lock.withLock { clients[peer.id]?.subscription = nil }
             reply(to: peer.id, id: id, .success([:]))
         case .observeEvery(let interval):
-            let observer = addObserver(for: peer.id) { $0.periodic[$1] = PeriodicTimeObserver(interval: interval) }
+            let screen = eventSource(of: player)
+            let observer = addObserver(for: peer.id) {
+                $0.periodic[$1] = PeriodicTimeObserver(interval: interval)
+                $0.observedScreens[$1] = screen
+            }
             reply(to: peer.id, id: id, .success(["observer": observer]))
         case .observeBoundary(let times, let item):
-            let observer = addObserver(for: peer.id) { $0.boundaries[$1] = BoundaryTimeObserver(times: times, item: item) }
+            let screen = eventSource(of: player)
+            let observer = addObserver(for: peer.id) {
+                $0.boundaries[$1] = BoundaryTimeObserver(times: times, item: item)
+                $0.observedScreens[$1] = screen
+            }
             reply(to: peer.id, id: id, .success(["observer": observer]))
         case .removeObserver(let observer):
             let removed = lock.withLock {
-                (clients[peer.id]?.periodic.removeValue(forKey: observer) != nil)
+                clients[peer.id]?.observedScreens[observer] = nil
+                return (clients[peer.id]?.periodic.removeValue(forKey: observer) != nil)
                     || (clients[peer.id]?.boundaries.removeValue(forKey: observer) != nil)
             }
             reply(to: peer.id, id: id, removed ? .success([:]) : .failure("no observer \(observer) on this connection"))
         case .load(let load):
             work.async { [self] in self.load(load, from: source, peer: peer.id, id: id) }
-        case .screenshot(let path, let width, let format, let screen):
-            let shown: any ControlledPlayer
-            if let screen {
-                guard let named = screens.first(where: { $0.name == screen }) else {
-                    let names = screens.compactMap(\.name)
-                    let known = names.isEmpty ? "one display: leave screen out" : "screens: " + names.joined(separator: ", ")
-                    reply(to: peer.id, id: id, .failure("no screen '\(screen)' (\(known))"))
-                    return
-                }
-                shown = named.player
-            } else {
-                shown = player
-            }
+        case .screenshot(let path, let width, let format):
             // Through a broker a whole 4K screen would be tens of MB of base64: a picture returned
             // over MQTT is scaled to the widest a request may ask for unless it asks for less.
             let overBroker = if case .mqtt = source { path == nil } else { false }
             let wanted = ScreenshotReply(path: path, width: width ?? (overBroker ? ControlVocabulary.maximumScreenshotWidth : nil),
                                          format: format ?? .png)
             // The present thread copies the picture between frames; the file is made here, not there.
-            shown.screenshot { [weak self] canvas in
+            player.screenshot { [weak self] canvas in
                 guard let self else { return }
                 work.async { self.deliverScreenshot(canvas, wanted, from: source, peer: peer.id, id: id) }
             }
@@ -251,28 +281,29 @@ public final class ControlService: @unchecked Sendable {
         }
     }
 
-    /// Every event the player posts, on the event delivery thread: to the subscribers that want
-    /// it, and through each client's time observers.
-    public func observe(_ event: PlayerEvent, at seconds: Double) {
+    /// Every event a player posts, on its event delivery thread: to the subscribers that want it,
+    /// and through each client's time observers, those that follow its screen (`screen`: the
+    /// name of a screen of `displays:` playing a playlist; nil: the main player).
+    public func observe(_ event: PlayerEvent, at seconds: Double, screen: String? = nil) {
         var lines: [(peer: Int, line: String, via: ControlTransport?)] = []
         lock.withLock {
             guard !clients.isEmpty else { return }
             var encoded: String?
             for (peer, var state) in clients {
-                if case .some(let wanted) = state.subscription,
+                if case .some(let wanted) = state.subscription, state.subscribedScreen == screen,
                    wanted.map({ $0.contains(event.name) }) ?? (event.name != "frame") {
                     if encoded == nil { encoded = EventLogRecord(secondsSinceStart: seconds, event: event).jsonLine() }
                     lines.append((peer, encoded!, state.transport))
                 }
                 guard !state.periodic.isEmpty || !state.boundaries.isEmpty else { continue }
-                for (observer, var periodic) in state.periodic {
+                for (observer, var periodic) in state.periodic where state.observedScreens[observer] == screen {
                     if let (item, position) = periodic.observe(event) {
                         lines.append((peer, ControlReply.line(["event": "position", "observer": observer, "item": item,
                                                                "position": position.seconds, "t": seconds]), state.transport))
                     }
                     state.periodic[observer] = periodic
                 }
-                for (observer, var boundary) in state.boundaries {
+                for (observer, var boundary) in state.boundaries where state.observedScreens[observer] == screen {
                     for time in boundary.observe(event) {
                         let item: Int = if case .frame(let index, _, _, _, _) = event { index } else { boundary.item ?? 0 }
                         lines.append((peer, ControlReply.line(["event": "boundary", "observer": observer, "item": item,

@@ -8,8 +8,10 @@ struct RequestFields {
 
     /// A misspelt field is an error rather than silently ignored (`"tolerance"` for
     /// `"toleranceBefore"` would otherwise seek with the default).
-    func allowOnly(_ names: Set<String>, for command: String) throws {
-        for key in object.keys.sorted() where key != "id" && key != "command" && !names.contains(key) {
+    /// `besides`: the fields of the request itself that any command may carry (`screen`), not
+    /// listed among a command's own.
+    func allowOnly(_ names: Set<String>, for command: String, besides requestFields: Set<String> = []) throws {
+        for key in object.keys.sorted() where key != "id" && key != "command" && !names.contains(key) && !requestFields.contains(key) {
             let takes = names.isEmpty ? "takes no fields" : "takes \(names.sorted().map { "'\($0)'" }.joined(separator: ", "))"
             throw FieldError("\(command) \(takes), not '\(key)'")
         }

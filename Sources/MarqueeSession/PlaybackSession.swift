@@ -257,11 +257,18 @@ package final class PlaybackSession {
                 if case .command(.quit, _) = event { positions.quitWasAsked() }
             }
         }
-        if let service = control?.service ?? mqtt?.service { observer.attach(service) }
+        let service = control?.service ?? mqtt?.service
+        if let service { observer.attach(service) }
         if let mqtt { observer.attach { mqtt.observe($0, at: $1) } }
         metrics = MetricsEndpoint.make(plan.metrics, player: player, screen: plan.mainScreen?.name ?? "main", others: otherScreens?.players ?? [],
                                        fleet: fleet, mqtt: mqtt, backends: backends, logger: logger)
-        if let metrics { otherScreens?.tap { screen, event, at in metrics.observe(event, at: at, screen: screen) } }
+        // The other screens' events: their series, and the clients subscribed to or observing a screen.
+        if metrics != nil || service != nil {
+            otherScreens?.tap { [metrics] screen, event, at in
+                metrics?.observe(event, at: at, screen: screen)
+                service?.observe(event, at: at, screen: screen)
+            }
+        }
         if let metrics { observer.attach { metrics.observe($0, at: $1) } }
     }
 

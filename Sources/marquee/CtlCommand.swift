@@ -32,6 +32,9 @@ struct CtlCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .customLong("output")], help: "With screenshot: the PNG file to write.")
     var output: String?
 
+    @Option(help: "With displays: the screen the command is for, by its name (status, seek, screenshot and the playback commands; default the main screen).")
+    var screen: String?
+
     @Option(help: "Seconds to wait for the reply.")
     var timeout: Double = 10
 
@@ -81,16 +84,21 @@ struct CtlCommand: ParsableCommand {
             return words[1]
         case "watch":
             let events = Array(words.dropFirst())
-            return Self.line(events.isEmpty ? ["command": "subscribe"] : ["command": "subscribe", "events": events])
+            var request: [String: Any] = events.isEmpty ? ["command": "subscribe"] : ["command": "subscribe", "events": events]
+            request["screen"] = screen
+            return Self.line(request)
         case "screenshot":
             guard words.count <= 2, output != nil else { throw ControlCommandLine.Usage(description: "usage: marquee ctl screenshot [SCREEN] -o FILE.png") }
-            return Self.line(words.count == 2 ? ["command": "screenshot", "screen": words[1]] : ["command": "screenshot"])
+            let named = words.count == 2 ? words[1] : screen
+            return Self.line(named.map { ["command": "screenshot", "screen": $0] } ?? ["command": "screenshot"])
         default:
             var request = try ControlCommandLine.request(words, workingDirectory: FileManager.default.currentDirectoryPath, append: append, wait: wait)
             if let item {
                 guard words.first == "observe" else { throw ControlCommandLine.Usage(description: "--item goes with observe at") }
                 request["item"] = item
             }
+            // Whether the command takes a screen is the player's to say, in its reply.
+            if let screen { request["screen"] = screen }
             return Self.line(request)
         }
     }

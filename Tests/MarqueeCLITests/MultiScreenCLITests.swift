@@ -113,12 +113,12 @@ import Testing
         #expect(second.standardError().contains("screen right: resume: item \(right.index + 1)/2 at"), "\(second.standardError())")
     }
 
-    /// `screenshot` takes a `screen`: each screen of `displays:` by its name, a mirror as its
-    /// source's picture, the main one without it; an unknown name is refused, naming the screens.
-    @Test func aScreenshotNamesItsScreen() throws {
-        let folder = try Self.workspace.get()
-        let name = "shots-\(UUID().uuidString).yaml"
-        defer { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+    /// Plays left (left.mp4 at 320x180), right (right.mp4 at 200x200) and copy (right's mirror at
+    /// 64x64) with a control socket, once both playing screens show a frame; `config` is its file,
+    /// for the caller to remove.
+    static func playThreeScreens() throws -> (player: ControlledPlayer, config: URL) {
+        let folder = try workspace.get()
+        let name = "three-\(UUID().uuidString).yaml"
         try Data("""
             displays:
               - {name: left, connector: HDMI-A-1, mode: 320x180, playlist: {items: [left.mp4]}}
@@ -129,6 +129,14 @@ import Testing
         #expect(player.run.waitForEvents(seconds: 30) { _ in
             player.run.events().contains { $0["event"] as? String == "frame" } && player.run.events(ofScreen: "right").contains { $0["event"] as? String == "frame" }
         })
+        return (player, folder.appendingPathComponent(name))
+    }
+
+    /// `screenshot` takes a `screen`: each screen of `displays:` by its name, a mirror as its
+    /// source's picture, the main one without it; an unknown name is refused, naming the screens.
+    @Test func aScreenshotNamesItsScreen() throws {
+        let (player, config) = try Self.playThreeScreens()
+        defer { try? FileManager.default.removeItem(at: config) }
         func size(_ request: [String: Any]) throws -> String {
             let reply = try player.request(request)
             return reply["ok"] as? Bool == true ? "\(reply["width"] as? Int ?? 0)x\(reply["height"] as? Int ?? 0)" : "refused: \(reply["error"] as? String ?? "")"
@@ -138,6 +146,74 @@ import Testing
         #expect(try size(["command": "screenshot", "screen": "right"]) == "200x200")
         #expect(try size(["command": "screenshot", "screen": "copy"]) == "200x200")
         #expect(try size(["command": "screenshot", "screen": "nowhere"]) == "refused: no screen 'nowhere' (screens: left, right, copy)")
+        #expect(player.run.terminate() == 0)
+    }
+
+    /// Any request about what one screen plays takes a `screen`: `status`, a playback command and a
+    /// seek go to that screen's player alone (a mirror's being its source's), over the socket and
+    /// through `marquee ctl --screen`; requests for the whole player refuse one.
+    @Test func requestsNameTheScreenTheyAreFor() throws {
+        let (player, config) = try Self.playThreeScreens()
+        defer { try? FileManager.default.removeItem(at: config) }
+        let folder = config.deletingLastPathComponent()
+        func status(_ screen: String?) throws -> (size: String, url: String, state: String) {
+            var request: [String: Any] = ["command": "status"]
+            request["screen"] = screen
+            let reply = try player.request(request)
+            let size = reply["screenSize"] as? [String: Any]
+            let item = reply["item"] as? [String: Any]
+            return ("\(size?["width"] as? Int ?? 0)x\(size?["height"] as? Int ?? 0)",
+                    URL(fileURLWithPath: item?["url"] as? String ?? "").lastPathComponent, reply["state"] as? String ?? "\(reply)")
+        }
+        #expect(try status(nil) == ("320x180", "left.mp4", "playing"))
+        #expect(try status("left") == ("320x180", "left.mp4", "playing"))
+        #expect(try status("right") == ("200x200", "right.mp4", "playing"))
+        #expect(try status("copy") == ("200x200", "right.mp4", "playing"))
+
+        // An observer and a subscription follow the screen named: the right screen loops a 1 s item
+        // (the left one a 2 s item), so its positions stay under 1 s, and its pause is heard.
+        let observer = try player.request(["command": "observe", "every": 0.2, "screen": "right"])
+        let observerID = try #require(observer["observer"] as? Int, "\(observer)")
+        #expect(try player.request(["command": "subscribe", "events": ["playbackStateChanged"], "screen": "right"])["ok"] as? Bool == true)
+        #expect(player.waitForPushed(seconds: 10) { pushed in pushed.filter { $0["observer"] as? Int == observerID }.count >= 12 })
+        let positions = player.pushed.filter { $0["observer"] as? Int == observerID }.compactMap { $0["position"] as? Double }
+        #expect(positions.count >= 12 && positions.allSatisfy { $0 < 1 }, "\(positions)")
+
+        // Paused through its mirror's name: the right screen pauses, the left plays on.
+        #expect(try player.request(["command": "pause", "screen": "copy"])["ok"] as? Bool == true)
+        #expect(player.waitForPushed(seconds: 10) { pushed in
+            pushed.contains { $0["event"] as? String == "playbackStateChanged" && $0["state"] as? String == "paused" }
+        })
+        #expect(try status("right").state == "paused")
+        #expect(try status(nil).state == "playing")
+        #expect(!player.run.events().contains { $0["event"] as? String == "playbackStateChanged" && $0["state"] as? String == "paused" })
+        // A seek on the paused screen is answered when its frame is up there.
+        let seek = try player.request(["command": "seek", "to": 0.5, "screen": "right"])
+        #expect(seek["ok"] as? Bool == true && seek["finished"] as? Bool == true, "\(seek)")
+        // The event comes through the screen's events file, written after the reply.
+        #expect(player.run.waitForEvents(seconds: 5) { _ in player.run.events(ofScreen: "right").contains { $0["event"] as? String == "timeJumped" } })
+        #expect(!player.run.events().contains { $0["event"] as? String == "timeJumped" })
+
+        // marquee ctl --screen, the same request from the command line.
+        let ctl = try MarqueeProcess.run(["ctl", "--socket", player.socketPath, "--screen", "right", "--json", "status"], in: folder)
+        let ctlStatus = try JSONSerialization.jsonObject(with: Data(ctl.standardOutput.utf8)) as? [String: Any]
+        #expect(ctl.status == 0 && ctlStatus?["state"] as? String == "paused" && (ctlStatus?["screenSize"] as? [String: Any])?["width"] as? Int == 200,
+                "\(ctl)")
+        let played = try MarqueeProcess.run(["ctl", "--socket", player.socketPath, "--screen", "right", "play"], in: folder)
+        #expect(played.status == 0, "\(played)")
+        #expect(player.run.waitForEvents(seconds: 10) { _ in
+            player.run.events(ofScreen: "right").last { $0["event"] as? String == "playbackStateChanged" }?["state"] as? String == "playing"
+        })
+
+        func refusal(_ request: [String: Any]) throws -> String {
+            let reply = try player.request(request)
+            return reply["ok"] as? Bool == false ? reply["error"] as? String ?? "" : "accepted: \(reply)"
+        }
+        #expect(try refusal(["command": "status", "screen": "middle"]) == "no screen 'middle' (screens: left, right, copy)")
+        #expect(try refusal(["command": "quit", "screen": "right"]) == "quit ends the whole player, every screen with it; leave 'screen' out")
+        let reload = try MarqueeProcess.run(["ctl", "--socket", player.socketPath, "--screen", "right", "reload"], in: folder)
+        #expect(reload.status == 1 && reload.standardError.contains("reload reads the config of every screen again; leave 'screen' out"), "\(reload)")
+        #expect(player.run.process.isRunning)
         #expect(player.run.terminate() == 0)
     }
 

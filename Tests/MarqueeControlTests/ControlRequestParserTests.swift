@@ -34,6 +34,16 @@ import Testing
         (#"{"command":"load","path":"/etc/marquee/other.yaml","mode":"append"}"#,
          ControlRequest(id: nil, command: .load(ControlLoad(source: .path("/etc/marquee/other.yaml"), mode: .append)))),
         (#"{"command":"screenshot","path":"/tmp/now.png"}"#, ControlRequest(id: nil, command: .screenshot(path: "/tmp/now.png"))),
+        // A screen of displays: by its name, for what that screen plays.
+        (#"{"command":"status","screen":"right"}"#, ControlRequest(id: nil, command: .status, screen: "right")),
+        (#"{"command":"pause","screen":"left"}"#, ControlRequest(id: nil, command: .action(.command(.pause)), screen: "left")),
+        (#"{"command":"seek","to":2,"screen":"left"}"#,
+         ControlRequest(id: nil, command: .seek(to: MediaTime(seconds: 2), toleranceBefore: .zero, toleranceAfter: .zero), screen: "left")),
+        (#"{"command":"displayOff","screen":"right"}"#, ControlRequest(id: nil, command: .action(.command(.displayOff)), screen: "right")),
+        (#"{"command":"screenshot","width":64,"screen":"right"}"#, ControlRequest(id: nil, command: .screenshot(path: nil, width: 64), screen: "right")),
+        (#"{"command":"next","screen":null}"#, ControlRequest(id: nil, command: .action(.command(.next)))),
+        (#"{"command":"subscribe","screen":"right"}"#, ControlRequest(id: nil, command: .subscribe(events: nil), screen: "right")),
+        (#"{"command":"observe","every":1,"screen":"right"}"#, ControlRequest(id: nil, command: .observeEvery(MediaTime(seconds: 1)), screen: "right")),
     ]
 
     @Test func readsEveryKindOfRequest() throws {
@@ -78,6 +88,13 @@ import Testing
         (#"{"command":"load","path":"a.yaml","mode":"merge"}"#, "'mode' must be one of replace, append, not 'merge'"),
         (#"{"command":"load","playlist":[1]}"#, "'playlist' must be an object"),
         (#"{"command":"screenshot","path":""}"#, "'path' must not be empty"),
+        (#"{"id":4,"command":"status","screen":""}"#, "'screen' must be the name of a screen of displays:; leave it out for the main screen"),
+        (#"{"command":"pause","screen":2}"#, "'screen' must be the name of a screen of displays:"),
+        (#"{"command":"quit","screen":"left"}"#, "quit ends the whole player, every screen with it; leave 'screen' out"),
+        (#"{"command":"reload","screen":"left"}"#, "reload reads the config of every screen again; leave 'screen' out"),
+        (#"{"command":"load","path":"a.yaml","screen":"left"}"#, "load replaces the main screen's playlist; leave 'screen' out"),
+        (#"{"command":"unsubscribe","screen":"left"}"#, "unsubscribe ends this connection's subscription, whichever screen's; leave 'screen' out"),
+        (#"{"command":"removeObserver","observer":1,"screen":"left"}"#, "removeObserver names the observer by its number alone; leave 'screen' out"),
     ]
 
     @Test func refusesWhatIsWrongWithAReasonNamingTheField() {

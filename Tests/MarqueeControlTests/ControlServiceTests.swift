@@ -50,6 +50,70 @@ import Testing
         #expect(player.seekTimes.isEmpty)
     }
 
+    /// A request's `screen` sends it to that screen's player, whose own checks (its item count, its
+    /// refusals) apply; the main player hears nothing of it.
+    @Test func aRequestNamingAScreenGoesToThatScreensPlayer() {
+        let side = StandInPlayer(itemCount: 5)
+        side.refuse { $0 == .command(.next) ? "next: side is locked to the wall" : nil }
+        let service = ControlService(player: player, host: host, screens: [.init(name: "main", player: player), .init(name: "side", player: side)],
+                                     log: { _ in })
+        service.attach(transport)
+        func ask(_ line: String) -> [String: Any] {
+            let peer = ControlPeer(id: ControlPeer.allocateID(), uid: 1000, gid: 1000, pid: 42, role: .admin)
+            service.connected(peer)
+            service.handle(.line(line), from: peer)
+            return transport.waitForObjects(1, for: peer.id).last ?? [:]
+        }
+        #expect(ask(#"{"command":"playItem","index":4,"screen":"side"}"#)["ok"] as? Bool == true)
+        #expect(ask(#"{"command":"playItem","index":4}"#)["error"] as? String == "no item 4 to play: the playlist has 2 items (0-based)")
+        #expect(ask(#"{"command":"next","screen":"side"}"#)["error"] as? String == "next: side is locked to the wall")
+        #expect(ask(#"{"command":"next","screen":"main"}"#)["ok"] as? Bool == true)
+        #expect(ask(#"{"command":"seek","to":1,"screen":"side"}"#)["finished"] as? Bool == true)
+        #expect(ask(#"{"command":"status","screen":"side"}"#)["itemCount"] as? Int == 5)
+        #expect(ask(#"{"command":"status"}"#)["itemCount"] as? Int == 2)
+        #expect(ask(#"{"command":"pause","screen":"other"}"#)["error"] as? String == "no screen 'other' (screens: main, side)")
+        #expect(side.actions == [.playItem(index: 4)] && side.seekTimes == [MediaTime(seconds: 1)])
+        #expect(player.actions == [.command(.next)] && player.seekTimes.isEmpty)
+        // One display: no screen to name.
+        #expect(self.ask(#"{"command":"status","screen":"side"}"#)["error"] as? String == "no screen 'side' (one display: leave screen out)")
+    }
+
+    /// A subscription and an observer follow the screen the request named (a mirror: its source),
+    /// and hear no other screen's events; without a name, the main player's.
+    @Test func subscriptionsAndObserversFollowTheScreenNamed() {
+        let side = StandInPlayer()
+        let service = ControlService(player: player, host: host,
+                                     screens: [.init(name: "main", player: player), .init(name: "side", player: side), .init(name: "copy", player: side)],
+                                     log: { _ in })
+        service.attach(transport)
+        func connect(_ lines: String...) -> Int {
+            let peer = ControlPeer(id: ControlPeer.allocateID(), uid: 1000, gid: 1000, pid: 42, role: .admin)
+            service.connected(peer)
+            for line in lines { service.handle(.line(line), from: peer) }
+            _ = transport.waitForObjects(lines.count, for: peer.id)
+            return peer.id
+        }
+        let onSide = connect(#"{"command":"subscribe","events":["itemStarted"],"screen":"copy"}"#,
+                             #"{"command":"observe","at":[1],"screen":"side"}"#)
+        let onMain = connect(#"{"command":"subscribe","events":["itemStarted"]}"#, #"{"command":"observe","at":[1]}"#)
+        func frames(_ item: Int, screen: String?) {
+            for pts in [0.96, 1.0] {
+                service.observe(.frame(item: item, pts: MediaTime(Int64(pts * 100), per: 100), time: .zero, dropped: false), at: 1, screen: screen)
+            }
+        }
+        service.observe(.itemStarted(index: 0, url: "/media/main.mp4"), at: 1)
+        frames(0, screen: nil)
+        service.observe(.itemStarted(index: 3, url: "/media/side.mp4"), at: 1, screen: "side")
+        frames(3, screen: "side")
+        service.observe(.itemStarted(index: 5, url: "/media/elsewhere.mp4"), at: 1, screen: "elsewhere")
+        let heard = transport.waitForObjects(4, for: onSide).dropFirst(2)
+        #expect(heard.compactMap { $0["url"] as? String } == ["/media/side.mp4"], "\(heard)")
+        #expect(heard.compactMap { $0["event"] as? String == "boundary" ? $0["item"] as? Int : nil } == [3], "\(heard)")
+        let main = transport.waitForObjects(4, for: onMain).dropFirst(2)
+        #expect(main.compactMap { $0["url"] as? String } == ["/media/main.mp4"], "\(main)")
+        #expect(main.compactMap { $0["event"] as? String == "boundary" ? $0["item"] as? Int : nil } == [0], "\(main)")
+    }
+
     @Test func aClientBelowTheCommandsRoleIsRefused() {
         let reply = ask(#"{"command":"pause"}"#, role: .observe)
         #expect(reply["error"] as? String == "pause needs the control role; this client has observe")

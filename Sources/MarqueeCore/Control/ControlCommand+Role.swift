@@ -7,7 +7,7 @@ extension ControlCommand {
         case .status, .subscribe, .unsubscribe, .observeEvery, .observeBoundary, .removeObserver:
             .observe
         // The picture anyone in front of the screen sees, returned in the reply.
-        case .screenshot(path: nil, _, _, _):
+        case .screenshot(path: nil, _, _):
             .observe
         case .seek:
             .control
@@ -32,7 +32,7 @@ extension ControlCommand {
         case .observeEvery, .observeBoundary: "observe"
         case .removeObserver: "removeObserver"
         case .load: "load"
-        case .screenshot(path: nil, _, _, _): "screenshot"
+        case .screenshot(path: nil, _, _): "screenshot"
         case .screenshot: "screenshot to a file"
         }
     }

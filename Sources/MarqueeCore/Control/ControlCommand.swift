@@ -16,8 +16,8 @@ public enum ControlCommand: Sendable, Equatable {
     case load(ControlLoad)
     /// A picture of the screen: a PNG written to `path` on the player's machine, or returned as
     /// base64; `width` scales it down to at most that many pixels across, `format` (returned
-    /// ones only) says PNG or JPEG.
-    case screenshot(path: String?, width: Int? = nil, format: ImageFileFormat? = nil, screen: String? = nil)
+    /// ones only) says PNG or JPEG. Which screen's: the request's `screen` (`ControlRequest.screen`).
+    case screenshot(path: String?, width: Int? = nil, format: ImageFileFormat? = nil)
 }
 
 /// The `load` command: a config file, or a playlist given in the request, replacing the playlist

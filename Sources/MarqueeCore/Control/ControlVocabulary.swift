@@ -93,9 +93,9 @@ public enum ControlVocabulary {
         ControlCommandSpec(
             "screenshot", fields: [ControlField("path", .text),
                                    ControlField("width", .integer(minimumScreenshotWidth...maximumScreenshotWidth, hint: "pixels across; the picture is scaled down to it")),
-                                   ControlField("format", .choice(ImageFileFormat.allCases.map(\.rawValue))), ControlField("screen", .text)],
+                                   ControlField("format", .choice(ImageFileFormat.allCases.map(\.rawValue)))],
             usage: "[SCREEN] -o FILE.png",
-            help: "A picture of the screen (PNG, or JPEG with format): returned, or written into the screenshots folder as path; width scales it down; screen names one of displays: (default the main one)."
+            help: "A picture of the screen (PNG, or JPEG with format): returned, or written into the screenshots folder as path; width scales it down; with displays:, marquee ctl screenshot SCREEN (the request's screen) names the screen."
         ) { arguments throws(ControlArgumentError) in
             let path = arguments.text("path")
             if let path, path.isEmpty { throw ControlArgumentError("'path' must not be empty; leave it out to get the picture as base64") }
@@ -103,9 +103,7 @@ public enum ControlVocabulary {
             if path != nil, let format, format != .png {
                 throw ControlArgumentError("'format' \(format.rawValue) is for a picture returned in the reply; a file written as path is a PNG")
             }
-            let screen = arguments.text("screen")
-            if let screen, screen.isEmpty { throw ControlArgumentError("'screen' must not be empty; leave it out for the main screen") }
-            return .screenshot(path: path, width: arguments.integer("width"), format: format, screen: screen)
+            return .screenshot(path: path, width: arguments.integer("width"), format: format)
         },
     ]
 
