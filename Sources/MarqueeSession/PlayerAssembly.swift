@@ -36,7 +36,8 @@ struct PlayerAssembly {
                                       stillScreenSize: screen.output.screenSize.rotated(by: settings.displayRotation)), warn)
     }
 
-    /// The parts only the main screen has: the OSD, the TV's power, a timetable, the watchdog and reloads.
+    /// The parts a screen's player is given besides its output: the OSD (every screen has its own),
+    /// and those only the main screen has: the TV's power, a timetable, the watchdog and reloads.
     struct Extras {
         var display: OnScreenDisplay?
         var displayPower: [any DisplayPowerSwitching] = []

@@ -81,8 +81,11 @@ package final class ScreenPlayers: @unchecked Sendable {
             var settings = assembly.settings(plan.settings(for: screen, overrides: overrides), for: playing, audio: audio, waitsForContent: false, logger: screenLogger)
             settings.resumeAt = positions?.resumePoint(for: items)
             let opener = assembly.opener(settings, for: playing, warn: { [screenLogger] in screenLogger.warning("\($0)") })
-            let player = assembly.player(items: items, settings: settings, opener: opener, screen: playing, audio: audio, clock: clock,
-                                         stampedEvents: { [delivery] in delivery.post($0, at: $1.seconds) })
+            // Each screen its own labels and status card, drawn from its own player's events.
+            let extras = PlayerAssembly.Extras(display: backends.osd(plan.osd, screenLogger))
+            let player = assembly.player(items: items, settings: settings, opener: opener, screen: playing, audio: audio, extras: extras,
+                                         clock: clock, stampedEvents: { [delivery] in delivery.post($0, at: $1.seconds) })
+            if let drawing = player.osdDrawing { screenLogger.info("osd: \(drawing)") }
             folder.player = player
             running.append(Running(name: screen.name, player: player, delivery: delivery, positions: positions))
         }

@@ -9,8 +9,8 @@ import Testing
     /// The text tesseract reads in a screenshot the player writes to `name`. With `labels`, only
     /// the lower part of the screen where the panel sits, made grey, inverted and doubled by ffmpeg:
     /// tesseract reads dark text on light, and a test picture's colour bars show through the panel.
-    static func readScreen(_ player: ControlledPlayer, folder: URL, name: String, labels: Bool = false) throws -> String {
-        let png = try screenshot(player, folder: folder, name: name)
+    static func readScreen(_ player: ControlledPlayer, folder: URL, name: String, labels: Bool = false, screen: String? = nil) throws -> String {
+        let png = try screenshot(player, folder: folder, name: name, screen: screen)
         guard labels else { return try ocr(png, pageSegmentation: 6) }
         let prepared = folder.appendingPathComponent("ocr-" + name).path
         let ffmpeg = Process()
@@ -22,10 +22,12 @@ import Testing
         return try ocr(prepared, pageSegmentation: 11)
     }
 
-    /// A screenshot the player writes to `name` in `folder`; its path.
-    static func screenshot(_ player: ControlledPlayer, folder: URL, name: String) throws -> String {
+    /// A screenshot (of `screen` of `displays:`, else the main one) written to `name` in `folder`; its path.
+    static func screenshot(_ player: ControlledPlayer, folder: URL, name: String, screen: String? = nil) throws -> String {
         let path = folder.appendingPathComponent(name).path
-        let reply = try player.request(["command": "screenshot"])
+        var request: [String: Any] = ["command": "screenshot"]
+        request["screen"] = screen
+        let reply = try player.request(request)
         guard reply["ok"] as? Bool == true, let png = (reply["png"] as? String).flatMap({ Data(base64Encoded: $0) }) else {
             throw ControlSocketError("screenshot failed: \(reply.filter { $0.key != "png" })")
         }
@@ -93,6 +95,41 @@ import Testing
         #expect(text.contains("-0:0"), "the remaining time: \(text)")
         let read = text.firstMatch(of: /(\d+):(\d\d) \/ 0:02/).map { Double(Int($0.1)! * 60 + Int($0.2)!) }
         #expect(read.map { abs($0 - position) <= 1 } == true, "read \(String(describing: read)) against \(position): \(text)")
+        #expect(player.run.terminate() == 0)
+    }
+
+    /// With `displays:` every screen playing a playlist has its own labels: a pause sent to the
+    /// right screen brings up its item's title there, and the left screen, sent nothing, shows none.
+    @Test func everyScreenHasItsOwnLabels() throws {
+        let folder = try PlayCommandTests.workspace.get()
+        try """
+            displays:
+              - name: left
+                connector: HDMI-A-1
+                mode: 1280x720
+                playlist: {items: [{url: a.mp4, title: Lobby Loop}]}
+              - name: right
+                connector: HDMI-A-2
+                mode: 1280x720
+                playlist: {items: [{url: silent.mp4, title: Garden Door}]}
+            osd:
+              duration: 30
+            """.write(to: folder.appendingPathComponent("osd-screens.yaml"), atomically: true, encoding: .utf8)
+        let player = try ControlledPlayer(arguments: ["play", "osd-screens.yaml", "--output", "headless", "--audio", "null", "--input", "none"], in: folder)
+        #expect(player.run.waitForEvents(seconds: 30) { _ in
+            player.run.events().contains { $0["event"] as? String == "frame" } && player.run.events(ofScreen: "right").contains { $0["event"] as? String == "frame" }
+        })
+        #expect(try player.request(["command": "pause", "screen": "right"])["ok"] as? Bool == true)
+        #expect(player.run.waitForEvents { _ in
+            player.run.events(ofScreen: "right").contains { $0["event"] as? String == "playbackStateChanged" && $0["state"] as? String == "paused" }
+        })
+        Thread.sleep(forTimeInterval: 0.3)
+        let right = try Self.readScreen(player, folder: folder, name: "osd-right.png", labels: true, screen: "right")
+        #expect(right.contains("Garden Door"), "\(right)")
+        #expect(right.contains("1/1"), "\(right)")
+        let left = try Self.readScreen(player, folder: folder, name: "osd-left.png", labels: true, screen: "left")
+        #expect(!left.contains("Lobby") && !left.contains("Garden"), "\(left)")
+        #expect(player.run.standardError().contains("screen right: osd: blended into the picture"), "\(player.run.standardError())")
         #expect(player.run.terminate() == 0)
     }
 
