@@ -78,6 +78,8 @@ package final class PlanIntake: @unchecked Sendable {
     private var fetchNow: (@Sendable () -> Void)?
     /// A reload is queued and has not started reading; under `lock`.
     private var isPending = false
+    /// Hands a reloaded plan's playlists to the screens of `displays:` other than the main one.
+    private var otherScreens: (@Sendable (PlaybackPlan, _ immediately: Bool) -> Void)?
     /// What the screen the player draws on makes of a plan's settings (a plane that turns the
     /// picture leaves it unturned): the same rule the player was made with.
     private let screenRule: @Sendable (inout PlayerSettings) -> Void
@@ -93,6 +95,11 @@ package final class PlanIntake: @unchecked Sendable {
         self.overrides = overrides
         self.immediately = immediately
         self.logger = logger
+    }
+
+    /// The other screens of `displays:`: a reloaded config's playlists go to them too.
+    package func attachOtherScreens(_ replaceQueues: @escaping @Sendable (PlaybackPlan, _ immediately: Bool) -> Void) {
+        lock.withLock { otherScreens = replaceQueues }
     }
 
     package func attach(_ player: QueuePlayer, stage: CachedPlanStage?, openStage: (@Sendable () -> CachedPlanStage?)?,
@@ -227,6 +234,13 @@ package final class PlanIntake: @unchecked Sendable {
         } else {
             plan = next
             lock.withLock { playingSync = next.sync }
+        }
+        // A config's other screens take their playlists from it; a client's load is the main screen's.
+        switch source {
+        case .file, .server:
+            lock.withLock { otherScreens }?(next, immediately)
+        case .load, .start:
+            break
         }
         logger.debug("reload: \(source) is valid: \(next.items.count) items")
         return .success(handOver(next, from: source, accepted: accepted, superseded: superseded, resume: resume, trace: &trace))

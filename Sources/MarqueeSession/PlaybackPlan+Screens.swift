@@ -15,13 +15,25 @@ extension PlaybackPlan {
         screens.filter { $0.playlist != nil && $0.name != mainScreen?.name }
     }
 
-    /// `displays:` as a reload compares it: the main screen's playlist reloads like `playlist:`;
-    /// anything else about the screens is opened at start.
-    package var screensBesideMainPlaylist: [ScreenConfiguration] {
+    /// `displays:` as a reload compares it: every screen's playlist reloads (the main one's like
+    /// `playlist:`, the others' through `ScreenPlayers.replaceQueues`); anything else about the
+    /// screens (which there are, their connectors and modes, what mirrors what) is opened at start.
+    package var screensBesidePlaylists: [ScreenConfiguration] {
         screens.map { screen in
             var screen = screen
-            if screen.name == mainScreen?.name { screen.content = .playlist(PlaylistConfiguration(items: [])) }
+            if screen.playlist != nil { screen.content = .playlist(PlaylistConfiguration(items: [])) }
             return screen
+        }
+    }
+
+    /// The screens as opened at start (`running`'s), each playing screen with its playlist from
+    /// this plan where this plan has the same screen playing a playlist.
+    package func screensKeepingPlaylists(from running: PlaybackPlan) -> [ScreenConfiguration] {
+        running.screens.map { screen in
+            guard screen.playlist != nil, let fresh = screens.first(where: { $0.name == screen.name }), fresh.playlist != nil else { return screen }
+            var kept = screen
+            kept.content = fresh.content
+            return kept
         }
     }
 

@@ -217,6 +217,7 @@ package final class PlaybackSession {
         let staging = LoadStaging(plan: plan, fleet: fleet, player: player, backends: backends,
                                   post: { [delivery] in delivery.post($0, at: clock.now().seconds) }, logger: logger)
         intake.attach(player, stage: fleet?.stage, openStage: { staging.stage() }, fetchNow: fetchNow)
+        if let others = otherScreens { intake.attachOtherScreens { others.replaceQueues(from: $0, immediately: $1) } }
         host.attach(intake: intake)
         self.loadStaging = staging
         if let fleet { host.attach(cacheStatus: { fleet.status() }) }

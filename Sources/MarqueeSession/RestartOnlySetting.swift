@@ -27,12 +27,12 @@ package struct RestartOnlySetting {
     package static var all: [RestartOnlySetting] {
         [
             .field("display.output", \.output),
-            // The main screen's playlist reloads like `playlist:`; the rest of the screens, and which
-            // one is main (`audio.screen`), stay as opened.
+            // Every screen's playlist reloads; the rest of the screens, and which one is main
+            // (`audio.screen`), stay as opened.
             RestartOnlySetting(key: "displays",
-                               differs: { $0.screensBesideMainPlaylist != $1.screensBesideMainPlaylist },
+                               differs: { $0.screensBesidePlaylists != $1.screensBesidePlaylists },
                                keep: { running, next in
-                                   next.screens = running.screens
+                                   next.screens = next.screensKeepingPlaylists(from: running)
                                    next.audio.screen = running.audio.screen
                                }),
             .field("display.connector", \.connector),

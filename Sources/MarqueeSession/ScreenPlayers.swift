@@ -23,6 +23,11 @@ package final class ScreenPlayers: @unchecked Sendable {
     private let running: [Running]
     /// What else hears every screen's events (the metrics), set once before the players start.
     private let tapped = EventTap()
+    private let overrides: PlanOverrides
+    private let logger: Logger
+    /// Each screen's playlist as last handed to its player, by screen name; under `lock`.
+    private var playlists: [String: PlaylistConfiguration] = [:]
+    private let lock = NSLock()
 
     package init(outputs: any ScreenSet, plan: PlaybackPlan, overrides: PlanOverrides, clock sharedClock: PlaybackClock, audio audioChoice: AudioChoice,
          eventsPath: String?, traceFrames: Bool, ledger: PlayLedgerSink? = nil, resumes: Bool = false, backends: Backends, logger: Logger) throws {
@@ -90,6 +95,9 @@ package final class ScreenPlayers: @unchecked Sendable {
             running.append(Running(name: screen.name, player: player, delivery: delivery, positions: positions))
         }
         self.running = running
+        self.overrides = overrides
+        self.logger = logger
+        for screen in plan.otherPlayingScreens { playlists[screen.name] = screen.playlist }
     }
 
     /// Hands every screen's events to `observe` too (with the screen's name), on each screen's
@@ -128,6 +136,23 @@ package final class ScreenPlayers: @unchecked Sendable {
     }
 
     /// Each screen's name and player: whose pictures `mqtt.screenshots` publishes.
+    /// A reloaded config's playlists: each screen whose playlist changed gets the new one as its
+    /// queue, handed over as the main screen's is (at the end of the item on screen, or at once
+    /// with `--reload immediate`); a screen whose playlist is the same plays on untouched.
+    package func replaceQueues(from plan: PlaybackPlan, immediately: Bool) {
+        for screen in running {
+            guard let configured = plan.screens.first(where: { $0.name == screen.name }), let playlist = configured.playlist else { continue }
+            let changed = lock.withLock {
+                defer { playlists[screen.name] = playlist }
+                return playlists[screen.name] != playlist
+            }
+            guard changed else { continue }
+            let items = PlaybackPlan.queueItems(playlist)
+            logger.info("screen \(screen.name): reload: \(items.count) item\(items.count == 1 ? "" : "s")\(immediately ? "" : " from the end of the item on screen")")
+            screen.player.replaceQueue(QueueReplacement(items: items, settings: plan.settings(for: configured, overrides: overrides), immediately: immediately))
+        }
+    }
+
     package var players: [(name: String, player: QueuePlayer)] {
         running.map { ($0.name, $0.player) }
     }

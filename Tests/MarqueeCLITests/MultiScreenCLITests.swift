@@ -217,6 +217,36 @@ import Testing
         #expect(player.run.terminate() == 0)
     }
 
+    /// A reload (SIGHUP) hands every screen its playlist from the file: the right screen, whose
+    /// playlist changed, plays its new item from the end of the one on screen; the left, whose
+    /// playlist is the same, plays on; no restart is asked for.
+    @Test func aReloadChangesEveryScreensPlaylist() throws {
+        let folder = try Self.workspace.get()
+        let name = "reload-\(UUID().uuidString).yaml"
+        let config = folder.appendingPathComponent(name)
+        defer { try? FileManager.default.removeItem(at: config) }
+        func write(right: String) throws {
+            try Data("""
+                displays:
+                  - {name: left, connector: HDMI-A-1, mode: 320x180, playlist: {items: [left.mp4]}}
+                  - {name: right, connector: HDMI-A-2, mode: 200x200, playlist: {items: [\(right)]}}
+                """.utf8).write(to: config)
+        }
+        try write(right: "right.mp4")
+        let run = try PlayerRun(arguments: ["play", name, "--output", "headless", "--audio", "null", "--input", "none", "--control", "none"], in: folder)
+        #expect(run.waitForEvents(seconds: 30) { _ in run.events(ofScreen: "right").contains { $0["event"] as? String == "frame" } })
+        try write(right: "right2.webm")
+        kill(run.process.processIdentifier, SIGHUP)
+        func started(_ events: [[String: Any]]) -> [String] {
+            events.filter { $0["event"] as? String == "itemStarted" }.compactMap { ($0["url"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } }
+        }
+        #expect(run.waitForEvents(seconds: 20) { _ in started(run.events(ofScreen: "right")).contains("right2.webm") }, "\(run.standardError())")
+        #expect(run.standardError().contains("screen right: reload: 1 item from the end of the item on screen"), "\(run.standardError())")
+        #expect(!run.standardError().contains("not applied until marquee restarts"), "\(run.standardError())")
+        #expect(Set(started(run.events())) == ["left.mp4"])
+        #expect(run.terminate() == 0)
+    }
+
     @Test func twoScreensPlayTheirOwnPlaylistsAtOnceGapless() throws {
         let folder = try Self.workspace.get()
         let run = try PlayerRun(arguments: ["play", "screens.yaml", "--output", "headless", "--clock", "fast", "--exit-when-idle",

@@ -82,10 +82,15 @@ import Testing
         #expect(kept.audio.volume == reloaded.audio.volume)
     }
 
-    @Test func theScreensOtherThanTheMainPlaylistStayAsOpened() {
+    @Test func theScreensStayAsOpenedAndTheirPlaylistsReload() throws {
         let (running, reloaded) = Self.screensChanged
         let kept = reloaded.keepingRestartOnly(from: running)
         #expect(kept.screens.map(\.connector) == ["HDMI-A-1", "HDMI-A-2"])
+        // Another screen's playlist alone is no restart-only change, and the plan kept has it.
+        let (before, after) = try Self.plans(Self.screens, Self.screens.replacingOccurrences(of: "[c.mp4]", with: "[d.mp4]"))
+        #expect(before.restartOnlyChanges(comparedWith: after).isEmpty)
+        let playlists = after.keepingRestartOnly(from: before).screens.map { $0.playlist?.items.map { URL(fileURLWithPath: $0.location.description).lastPathComponent } }
+        #expect(playlists == [["a.mp4"], ["d.mp4"]])
     }
 
     /// The engine keeps its own settings from the run whatever a new queue says; those it reads
