@@ -18,6 +18,8 @@ package final class ScreenPlayers: @unchecked Sendable {
         let player: QueuePlayer
         let delivery: EventDeliveryThread
         let positions: PositionKeeper?
+        /// The plane turns the picture: the player draws it unturned (`PlayerAssembly.settings`'s rule).
+        let rotatesInHardware: Bool
     }
 
     private let running: [Running]
@@ -92,7 +94,8 @@ package final class ScreenPlayers: @unchecked Sendable {
                                          clock: clock, stampedEvents: { [delivery] in delivery.post($0, at: $1.seconds) })
             if let drawing = player.osdDrawing { screenLogger.info("osd: \(drawing)") }
             folder.player = player
-            running.append(Running(name: screen.name, player: player, delivery: delivery, positions: positions))
+            running.append(Running(name: screen.name, player: player, delivery: delivery, positions: positions,
+                                   rotatesInHardware: playing.display?.rotatesInHardware == true))
         }
         self.running = running
         self.overrides = overrides
@@ -148,8 +151,10 @@ package final class ScreenPlayers: @unchecked Sendable {
             }
             guard changed else { continue }
             let items = PlaybackPlan.queueItems(playlist)
+            var settings = plan.settings(for: configured, overrides: overrides)
+            if screen.rotatesInHardware { settings.displayRotation = .none }
             logger.info("screen \(screen.name): reload: \(items.count) item\(items.count == 1 ? "" : "s")\(immediately ? "" : " from the end of the item on screen")")
-            screen.player.replaceQueue(QueueReplacement(items: items, settings: plan.settings(for: configured, overrides: overrides), immediately: immediately))
+            screen.player.replaceQueue(QueueReplacement(items: items, settings: settings, immediately: immediately))
         }
     }
 
