@@ -124,7 +124,7 @@ package final class PlaybackSession {
         // picture leaves it unturned.
         let rotatesInHardware = video.display?.rotatesInHardware == true
         let intake = PlanIntake(plan: plan, path: plan.configPath, overrides: overrides, immediately: reloadImmediately,
-                                wallClock: wallClock, screenRule: { if rotatesInHardware { $0.displayRotation = .none } }, logger: logger)
+                                wallClock: wallClock, screenRule: { PlayerAssembly.drawUnturned(&$0, rotatesInHardware: rotatesInHardware) }, logger: logger)
         self.intake = intake
         let audio = backends.audio(AudioRequest(choice: audioChoice, configuration: plan.audio, virtualClock: clock is VirtualClock), logger)
         let assembly = PlayerAssembly(plan: plan, backends: backends, clock: clock)

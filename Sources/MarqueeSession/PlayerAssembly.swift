@@ -24,9 +24,14 @@ struct PlayerAssembly {
         settings.followsAudioClock = audio.isDevice && !(clock is VirtualClock) && (plan.sync == nil || audio.keepsTime)
         // A visitor's stop does not blank the screen for good (input.stopTimeout).
         settings.stopTimeout = plan.input.stopTimeout
-        // The plane turns the picture: the player draws it unturned into the turned buffers.
-        if screen.display?.rotatesInHardware == true { settings.displayRotation = .none }
+        Self.drawUnturned(&settings, rotatesInHardware: screen.display?.rotatesInHardware == true)
         return settings
+    }
+
+    /// The plane turns the picture: the player draws it unturned into the turned buffers. The same
+    /// rule for a screen's first settings and for every playlist a reload hands it.
+    static func drawUnturned(_ settings: inout PlayerSettings, rotatesInHardware: Bool) {
+        if rotatesInHardware { settings.displayRotation = .none }
     }
 
     /// The opener of a screen's media: stills are shrunk to the upright screen the player lays

@@ -138,7 +138,6 @@ package final class ScreenPlayers: @unchecked Sendable {
         running.forEach { screen in screen.positions?.finish(with: screen.player.status()) }
     }
 
-    /// Each screen's name and player: whose pictures `mqtt.screenshots` publishes.
     /// A reloaded config's playlists: each screen whose playlist changed gets the new one as its
     /// queue, handed over as the main screen's is (at the end of the item on screen, or at once
     /// with `--reload immediate`); a screen whose playlist is the same plays on untouched.
@@ -152,12 +151,13 @@ package final class ScreenPlayers: @unchecked Sendable {
             guard changed else { continue }
             let items = PlaybackPlan.queueItems(playlist)
             var settings = plan.settings(for: configured, overrides: overrides)
-            if screen.rotatesInHardware { settings.displayRotation = .none }
+            PlayerAssembly.drawUnturned(&settings, rotatesInHardware: screen.rotatesInHardware)
             logger.info("screen \(screen.name): reload: \(items.count) item\(items.count == 1 ? "" : "s")\(immediately ? "" : " from the end of the item on screen")")
             screen.player.replaceQueue(QueueReplacement(items: items, settings: settings, immediately: immediately))
         }
     }
 
+    /// Each screen's name and player: whose pictures `mqtt.screenshots` publishes.
     package var players: [(name: String, player: QueuePlayer)] {
         running.map { ($0.name, $0.player) }
     }
